@@ -1,0 +1,101 @@
+/**
+ * The validated configuration: MetalLB's resources after parsing, defaulting and cross-checking.
+ * Everything downstream (allocator, announcers, BGP) reads this model, never raw YAML.
+ */
+import type { LabelSelector } from '../cluster/label-selector.ts';
+import type { AddressRange, IpAddress } from '../net/index.ts';
+
+export interface ResourceMeta {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  /** Where the resource came from, for messages: file and 0-based document index. */
+  source: { file: string; document: number };
+}
+
+export interface ServiceAllocation {
+  /** Lower numbers are tried first; pools without a priority come after all pools with one. */
+  priority?: number;
+  namespaces: string[];
+  namespaceSelectors: LabelSelector[];
+  serviceSelectors: LabelSelector[];
+}
+
+export interface IPAddressPool {
+  meta: ResourceMeta;
+  /** Each `spec.addresses` entry as a range (a CIDR becomes its first..last), in the order given. */
+  addresses: { text: string; range: AddressRange }[];
+  autoAssign: boolean;
+  avoidBuggyIPs: boolean;
+  serviceAllocation?: ServiceAllocation;
+}
+
+export interface L2Advertisement {
+  meta: ResourceMeta;
+  ipAddressPools: string[];
+  ipAddressPoolSelectors: LabelSelector[];
+  nodeSelectors: LabelSelector[];
+  interfaces: string[];
+}
+
+export type BgpCommunity =
+  | { kind: 'standard'; asn: number; value: number }
+  | { kind: 'large'; globalAdmin: number; localData1: number; localData2: number };
+
+export interface BGPAdvertisement {
+  meta: ResourceMeta;
+  aggregationLength: number;
+  aggregationLengthV6: number;
+  localPref?: number;
+  /** Resolved: names of Community resources are replaced by their values. */
+  communities: BgpCommunity[];
+  ipAddressPools: string[];
+  ipAddressPoolSelectors: LabelSelector[];
+  nodeSelectors: LabelSelector[];
+  peers: string[];
+}
+
+export interface BFDProfile {
+  meta: ResourceMeta;
+  receiveIntervalMs: number;
+  transmitIntervalMs: number;
+  detectMultiplier: number;
+  echoIntervalMs: number;
+  echoMode: boolean;
+  passiveMode: boolean;
+  minimumTtl: number;
+}
+
+export interface BGPPeer {
+  meta: ResourceMeta;
+  myASN: number;
+  /** Fixed peer ASN, or undefined when `dynamicASN` decides it. */
+  peerASN?: number;
+  dynamicASN?: 'internal' | 'external';
+  peerAddress: IpAddress;
+  sourceAddress?: IpAddress;
+  peerPort: number;
+  /** Undefined means the BGP default (90 s hold, keepalive a third of it). */
+  holdTimeMs?: number;
+  keepaliveTimeMs?: number;
+  connectTimeMs?: number;
+  routerID?: IpAddress;
+  nodeSelectors: LabelSelector[];
+  password?: string;
+  passwordSecret?: { name: string; namespace: string };
+  bfdProfile?: string;
+  enableGracefulRestart: boolean;
+  ebgpMultiHop: boolean;
+  vrf?: string;
+  disableMP: boolean;
+}
+
+export interface LbConfig {
+  pools: IPAddressPool[];
+  l2Advertisements: L2Advertisement[];
+  bgpAdvertisements: BGPAdvertisement[];
+  bfdProfiles: BFDProfile[];
+  peers: BGPPeer[];
+  /** Named communities from Community resources, name → value. */
+  communities: Map<string, BgpCommunity>;
+}

@@ -1,0 +1,5 @@
+export type { Clock, Timer } from './clock.ts';
+export { NamedTimers } from './clock.ts';
+export { RealClock } from './real-clock.ts';
+export { VirtualClock } from './virtual-clock.ts';
+export { Random } from './random.ts';

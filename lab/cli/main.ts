@@ -1,0 +1,31 @@
+import { Command, CommanderError } from 'commander';
+import { registerConfigCommands } from './commands/config.ts';
+import { registerControllerCommand } from './commands/controller.ts';
+import { registerRunCommand } from './commands/run.ts';
+import { exitCodes } from './exit-codes.ts';
+
+/** Builds the `lblab` program; each command lives in its own file under commands/. */
+export function buildProgram(): Command {
+  const program = new Command('lblab')
+    .description('Service load balancer for bare-metal Kubernetes, and the network lab that proves it')
+    .showHelpAfterError()
+    .exitOverride();
+  registerRunCommand(program);
+  registerConfigCommands(program);
+  registerControllerCommand(program);
+  return program;
+}
+
+/** Runs the CLI and returns the process exit code (0 ok, 1 a check or gate failed, 2 an error). */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return process.exitCode === undefined ? exitCodes.ok : Number(process.exitCode);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.exitCode === 0 ? exitCodes.ok : exitCodes.error;
+    }
+    process.stderr.write(`lblab: ${err instanceof Error ? err.message : String(err)}\n`);
+    return exitCodes.error;
+  }
+}
