@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 
 // core/ is sans-I/O: time and randomness come from an injected Clock and a seeded Random so the
 // emulator can run every protocol in virtual time and replay a run from its seed.
-const clockAndRandom = 'core/ takes time from the injected Clock and randomness from the seeded Random (core/runtime)';
+const clockAndRandom =
+  'core/ takes time from the injected Clock and randomness from the seeded Random (core/runtime)';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'reports/out/**', 'build/**'] },
@@ -41,7 +42,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/lab/**', '../lab/*'], message: 'core/ never imports from lab/' },
-            { group: ['node:timers', 'node:timers/*', 'timers', 'timers/*', 'node:perf_hooks'], message: clockAndRandom },
+            {
+              group: ['node:timers', 'node:timers/*', 'timers', 'timers/*', 'node:perf_hooks'],
+              message: clockAndRandom,
+            },
           ],
         },
       ],

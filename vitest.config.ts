@@ -3,12 +3,18 @@ import { defineConfig } from 'vitest/config';
 // Each backend is its own project so CI can run (and fail) them separately; unit tests sit next to code.
 export default defineConfig({
   test: {
+    reporters: ['default', './ci/vitest/summary-reporter.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['core/**/*.test.ts', 'lab/**/*.test.ts', 'reports/**/*.test.ts', 'ci/**/*.test.ts'],
-          exclude: ['**/*.netns.test.ts', '**/*.docker.test.ts', '**/*.emulated.test.ts', '**/*.browser.test.ts'],
+          exclude: [
+            '**/*.netns.test.ts',
+            '**/*.docker.test.ts',
+            '**/*.emulated.test.ts',
+            '**/*.browser.test.ts',
+          ],
         },
       },
     ],

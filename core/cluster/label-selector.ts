@@ -17,13 +17,22 @@ export function selectorMatches(selector: LabelSelector, labels: Readonly<Record
     const has = Object.hasOwn(labels, req.key);
     const inValues = has && (req.values ?? []).includes(labels[req.key]!);
     const ok =
-      req.operator === 'In' ? inValues : req.operator === 'NotIn' ? !inValues : req.operator === 'Exists' ? has : !has;
+      req.operator === 'In'
+        ? inValues
+        : req.operator === 'NotIn'
+          ? !inValues
+          : req.operator === 'Exists'
+            ? has
+            : !has;
     if (!ok) return false;
   }
   return true;
 }
 
 /** MetalLB's rule for lists of selectors: no selectors selects everything, otherwise any one must match. */
-export function anySelectorMatches(selectors: readonly LabelSelector[], labels: Readonly<Record<string, string>>): boolean {
+export function anySelectorMatches(
+  selectors: readonly LabelSelector[],
+  labels: Readonly<Record<string, string>>,
+): boolean {
   return selectors.length === 0 || selectors.some((s) => selectorMatches(s, labels));
 }

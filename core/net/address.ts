@@ -51,7 +51,8 @@ export class IpAddress {
   }
 
   static fromBytes(bytes: Uint8Array): IpAddress {
-    if (bytes.length !== 4 && bytes.length !== 16) throw new RangeError(`an address has 4 or 16 bytes, not ${bytes.length}`);
+    if (bytes.length !== 4 && bytes.length !== 16)
+      throw new RangeError(`an address has 4 or 16 bytes, not ${bytes.length}`);
     let v = 0n;
     for (const b of bytes) v = (v << 8n) | BigInt(b);
     return new IpAddress(bytes.length === 4 ? 4 : 6, v);
@@ -64,12 +65,15 @@ export class IpAddress {
 
 function parseV4(text: string, whole: string): bigint {
   const parts = text.split('.');
-  if (parts.length !== 4) throw new AddressParseError(whole, `an IPv4 address has 4 dotted parts, found ${parts.length}`);
+  if (parts.length !== 4)
+    throw new AddressParseError(whole, `an IPv4 address has 4 dotted parts, found ${parts.length}`);
   let v = 0n;
   for (const [i, p] of parts.entries()) {
-    if (!/^\d{1,3}$/.test(p)) throw new AddressParseError(whole, `part ${i + 1} (${JSON.stringify(p)}) is not a number`);
+    if (!/^\d{1,3}$/.test(p))
+      throw new AddressParseError(whole, `part ${i + 1} (${JSON.stringify(p)}) is not a number`);
     // Leading zeros are ambiguous (octal in some parsers), so they are refused as Go's net.ParseIP does.
-    if (p.length > 1 && p.startsWith('0')) throw new AddressParseError(whole, `part ${i + 1} has a leading zero`);
+    if (p.length > 1 && p.startsWith('0'))
+      throw new AddressParseError(whole, `part ${i + 1} has a leading zero`);
     const n = Number(p);
     if (n > 255) throw new AddressParseError(whole, `part ${i + 1} (${n}) is above 255`);
     v = (v << 8n) | BigInt(n);
@@ -103,10 +107,15 @@ function parseV6(text: string): IpAddress {
   const head = groups(halves[0] ?? '');
   const tail = halves.length === 2 ? groups(halves[1] ?? '') : [];
   const present = head.length + tail.length;
-  if (halves.length === 1 && present !== 8) throw new AddressParseError(text, `an IPv6 address has 8 groups, found ${present}`);
-  if (halves.length === 2 && present > 7) throw new AddressParseError(text, '"::" must stand for at least one group');
+  if (halves.length === 1 && present !== 8)
+    throw new AddressParseError(text, `an IPv6 address has 8 groups, found ${present}`);
+  if (halves.length === 2 && present > 7)
+    throw new AddressParseError(text, '"::" must stand for at least one group');
   const all = [...head, ...Array<bigint>(8 - present).fill(0n), ...tail];
-  return IpAddress.of(6, all.reduce((acc, g) => (acc << 16n) | g, 0n));
+  return IpAddress.of(
+    6,
+    all.reduce((acc, g) => (acc << 16n) | g, 0n),
+  );
 }
 
 function formatV4(v: bigint): string {
@@ -118,7 +127,7 @@ function formatV6(v: bigint): string {
   const g = Array.from({ length: 8 }, (_, i) => Number((v >> BigInt(112 - 16 * i)) & 0xffffn));
   let bestStart = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (g[i] !== 0) {
       i++;
       continue;

@@ -15,9 +15,14 @@ export class MacAddress {
         ? text.replace(/\./g, '')
         : undefined;
     if (digits === undefined) {
-      throw new AddressParseError(text, 'a MAC address is 6 hex bytes separated by ":" or "-" (or "xxxx.xxxx.xxxx")');
+      throw new AddressParseError(
+        text,
+        'a MAC address is 6 hex bytes separated by ":" or "-" (or "xxxx.xxxx.xxxx")',
+      );
     }
-    return new MacAddress(Uint8Array.from({ length: 6 }, (_, i) => parseInt(digits.slice(2 * i, 2 * i + 2), 16)));
+    return new MacAddress(
+      Uint8Array.from({ length: 6 }, (_, i) => parseInt(digits.slice(2 * i, 2 * i + 2), 16)),
+    );
   }
 
   static fromBytes(bytes: Uint8Array): MacAddress {

@@ -25,10 +25,14 @@ export class Prefix {
     if (slash < 0) throw new AddressParseError(text, 'a prefix needs "/length"');
     const address = IpAddress.parse(text.slice(0, slash));
     const lenText = text.slice(slash + 1);
-    if (!/^\d{1,3}$/.test(lenText)) throw new AddressParseError(text, `prefix length ${JSON.stringify(lenText)} is not a number`);
+    if (!/^\d{1,3}$/.test(lenText))
+      throw new AddressParseError(text, `prefix length ${JSON.stringify(lenText)} is not a number`);
     const length = Number(lenText);
     if (length > address.bits) {
-      throw new AddressParseError(text, `prefix length ${length} is above ${address.bits} for IPv${address.family}`);
+      throw new AddressParseError(
+        text,
+        `prefix length ${length} is above ${address.bits} for IPv${address.family}`,
+      );
     }
     const prefix = Prefix.of(address, length);
     if (options.strict && !prefix.network.equals(address)) {
@@ -58,7 +62,10 @@ export class Prefix {
   }
 
   contains(address: IpAddress): boolean {
-    return address.family === this.family && (address.value & netmask(address.bits, this.length)) === this.network.value;
+    return (
+      address.family === this.family &&
+      (address.value & netmask(address.bits, this.length)) === this.network.value
+    );
   }
 
   equals(other: Prefix): boolean {

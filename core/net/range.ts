@@ -10,7 +10,8 @@ export class AddressRange {
   ) {}
 
   static of(first: IpAddress, last: IpAddress): AddressRange {
-    if (first.family !== last.family) throw new RangeError(`range mixes IPv${first.family} and IPv${last.family}`);
+    if (first.family !== last.family)
+      throw new RangeError(`range mixes IPv${first.family} and IPv${last.family}`);
     if (first.value > last.value) throw new RangeError(`range start ${first} is after its end ${last}`);
     return new AddressRange(first, last);
   }
@@ -27,7 +28,8 @@ export class AddressRange {
     }
     const first = IpAddress.parse((parts[0] ?? '').trim());
     const last = IpAddress.parse((parts[1] ?? '').trim());
-    if (first.family !== last.family) throw new AddressParseError(text, 'the two ends are of different families');
+    if (first.family !== last.family)
+      throw new AddressParseError(text, 'the two ends are of different families');
     if (first.value > last.value) throw new AddressParseError(text, `start ${first} is after end ${last}`);
     return new AddressRange(first, last);
   }
@@ -41,7 +43,9 @@ export class AddressRange {
   }
 
   contains(address: IpAddress): boolean {
-    return address.family === this.family && address.value >= this.first.value && address.value <= this.last.value;
+    return (
+      address.family === this.family && address.value >= this.first.value && address.value <= this.last.value
+    );
   }
 
   containsRange(other: AddressRange): boolean {
@@ -50,7 +54,9 @@ export class AddressRange {
 
   overlaps(other: AddressRange): boolean {
     return (
-      other.family === this.family && this.first.value <= other.last.value && other.first.value <= this.last.value
+      other.family === this.family &&
+      this.first.value <= other.last.value &&
+      other.first.value <= this.last.value
     );
   }
 

@@ -38,7 +38,8 @@ export class Random {
 
   /** An integer in [min, max] inclusive. */
   int(min: number, max: number): number {
-    if (!Number.isInteger(min) || !Number.isInteger(max) || max < min) throw new RangeError(`bad bounds ${min}..${max}`);
+    if (!Number.isInteger(min) || !Number.isInteger(max) || max < min)
+      throw new RangeError(`bad bounds ${min}..${max}`);
     return min + Math.floor(this.next() * (max - min + 1));
   }
 

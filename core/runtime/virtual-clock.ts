@@ -93,7 +93,7 @@ export class VirtualClock implements Clock {
   private push(entry: Entry): void {
     const h = this.heap;
     h.push(entry);
-    for (let i = h.length - 1; i > 0; ) {
+    for (let i = h.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (before(h[parent]!, h[i]!) <= 0) break;
       [h[parent], h[i]] = [h[i]!, h[parent]!];
@@ -107,7 +107,7 @@ export class VirtualClock implements Clock {
     const last = h.pop();
     if (h.length > 0 && last) {
       h[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
