@@ -81,6 +81,7 @@ export interface BGPPeer {
   connectTimeMs?: number;
   routerID?: IpAddress;
   nodeSelectors: LabelSelector[];
+  /** TCP MD5 password: `spec.password`, or the `password` of the Secret that `passwordSecret` names. */
   password?: string;
   passwordSecret?: { name: string; namespace: string };
   bfdProfile?: string;
@@ -88,6 +89,8 @@ export interface BGPPeer {
   ebgpMultiHop: boolean;
   vrf?: string;
   disableMP: boolean;
+  /** Advertise IPv4 prefixes over an IPv6 session and the reverse (MetalLB's successor to disableMP). */
+  dualStackAddressFamily: boolean;
 }
 
 export interface LbConfig {
