@@ -1,0 +1,5 @@
+import { benchAllocator } from './allocator.ts';
+import type { Bench } from './types.ts';
+
+/** Every benchmark `npm run bench` runs, in order. Later benches (BGP codec, BFD) register here. */
+export const benches: Bench[] = [{ name: 'allocator', run: benchAllocator }];
