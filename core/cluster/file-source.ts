@@ -1,8 +1,7 @@
-import { watch, type FSWatcher } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
 import { LblabError } from '../errors/lblab-error.ts';
-import type { Clock, Timer } from '../runtime/clock.ts';
+import type { Clock } from '../runtime/clock.ts';
+import { watchFile } from '../runtime/watch-file.ts';
 import { formatManifestIssue, parseClusterManifests } from './manifests.ts';
 import type { ClusterSource } from './source.ts';
 import { applyServiceStatuses, type ServiceStatusUpdate } from './status-writer.ts';
@@ -14,17 +13,15 @@ export class ClusterFileError extends LblabError {
 }
 
 /**
- * The cluster read from a multi-document YAML file, re-read when the file changes. Editors and our own
- * writer replace the file (new inode), so the directory is watched rather than the file, and bursts of
- * events are folded into one re-read after `settleMs` on the injected clock.
+ * The cluster read from a multi-document YAML file, re-read when the file changes; bursts of changes
+ * are folded into one re-read after `settleMs` on the injected clock.
  */
 export class FileClusterSource implements ClusterSource {
   private snapshot: ClusterSnapshot;
   private lastText: string;
   private readonly changeListeners = new Set<(s: ClusterSnapshot) => void>();
   private readonly errorListeners = new Set<(e: Error) => void>();
-  private watcher: FSWatcher | undefined;
-  private pending: Timer | undefined;
+  private stopWatching: (() => void) | undefined;
 
   private constructor(
     readonly path: string,
@@ -74,19 +71,13 @@ export class FileClusterSource implements ClusterSource {
   }
 
   close(): void {
-    this.watcher?.close();
-    this.pending?.cancel();
+    this.stopWatching?.();
     this.changeListeners.clear();
     this.errorListeners.clear();
   }
 
   private startWatching(): void {
-    const name = basename(this.path);
-    this.watcher = watch(dirname(this.path), (_event, file) => {
-      if (file !== null && file !== name) return;
-      this.pending?.cancel();
-      this.pending = this.clock.setTimer(`cluster-file:${name}`, this.settleMs, () => void this.reload());
-    });
+    this.stopWatching = watchFile(this.path, this.clock, this.settleMs, () => void this.reload());
   }
 
   private async reload(): Promise<void> {

@@ -1,4 +1,5 @@
 import { isMap, isSeq, parseAllDocuments, type Document } from 'yaml';
+import { serviceAnnotations } from './annotations.ts';
 import { serviceKey } from './types.ts';
 
 /** What the controller writes back to one Service. */
@@ -10,8 +11,6 @@ export interface ServiceStatusUpdate {
   /** The pool they came from, written to the metallb.io/ip-allocated-from-pool annotation. */
   pool?: string;
 }
-
-export const allocatedFromPoolAnnotation = 'metallb.io/ip-allocated-from-pool';
 
 /**
  * Applies status updates to the Services in a multi-document YAML text and returns the new text.
@@ -49,6 +48,7 @@ function update(doc: Document, at: (string | number)[], wanted: Map<string, Serv
   } else {
     doc.setIn([...at, 'status', 'loadBalancer', 'ingress'], doc.createNode(u.ingress.map((ip) => ({ ip }))));
   }
-  if (u.pool === undefined) doc.deleteIn([...at, 'metadata', 'annotations', allocatedFromPoolAnnotation]);
-  else doc.setIn([...at, 'metadata', 'annotations', allocatedFromPoolAnnotation], u.pool);
+  if (u.pool === undefined)
+    doc.deleteIn([...at, 'metadata', 'annotations', serviceAnnotations.ipAllocatedFromPool]);
+  else doc.setIn([...at, 'metadata', 'annotations', serviceAnnotations.ipAllocatedFromPool], u.pool);
 }

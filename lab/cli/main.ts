@@ -1,16 +1,16 @@
 import { Command, CommanderError } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
-import { registerRunCommand } from './commands/run.ts';
 import { exitCodes } from './exit-codes.ts';
 
 /** Builds the `lblab` program; each command lives in its own file under commands/. */
 export function buildProgram(): Command {
   const program = new Command('lblab')
     .description('Service load balancer for bare-metal Kubernetes, and the network lab that proves it')
+    .version(packageJson.version)
     .showHelpAfterError()
     .exitOverride();
-  registerRunCommand(program);
   registerConfigCommands(program);
   registerControllerCommand(program);
   return program;
