@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
+import { registerLabCommands } from './commands/lab.ts';
 import { exitCodes } from './exit-codes.ts';
 
 /** Builds the `lblab` program; each command lives in its own file under commands/. */
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerConfigCommands(program);
   registerControllerCommand(program);
+  registerLabCommands(program);
   return program;
 }
 

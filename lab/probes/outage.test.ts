@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEcho, encodeEcho, encodeProbe } from './echo-protocol.ts';
+import { summarise } from './outage.ts';
+
+const reply = (seq: number, at: number, server: string) => ({
+  echo: { seq, sentAtMs: 0, server },
+  receivedAtMs: at,
+});
+
+describe('probe echo protocol', () => {
+  it('round-trips a probe through the server answer and ignores foreign datagrams', () => {
+    const echo = encodeEcho(encodeProbe({ seq: 42, sentAtMs: 1234.5 }), 'n2');
+    expect(decodeEcho(echo!)).toEqual({ seq: 42, sentAtMs: 1234.5, server: 'n2' });
+    expect(encodeEcho(new Uint8Array(20), 'n2')).toBeUndefined();
+    expect(decodeEcho(new Uint8Array(3))).toBeUndefined();
+  });
+});
+
+describe('summarise', () => {
+  it('measures the longest gap between replies, losses and the servers before and after', () => {
+    const replies = [
+      reply(0, 0, 'n1'),
+      reply(1, 5, 'n1'),
+      reply(2, 10, 'n1'),
+      reply(60, 310, 'n2'),
+      reply(61, 315, 'n2'),
+      reply(61, 316, 'n2'),
+    ];
+    const s = summarise(62, replies, 25);
+    expect(s).toMatchObject({ sent: 62, received: 5, lost: 57, outageMs: 300 });
+    expect(s.gaps).toEqual([
+      { gapMs: 300, lastSeqBefore: 2, firstSeqAfter: 60, serverBefore: 'n1', serverAfter: 'n2' },
+    ]);
+    expect(s.servers).toEqual([
+      { server: 'n1', replies: 3 },
+      { server: 'n2', replies: 2 },
+    ]);
+  });
+
+  it('reports no outage and no loss when every probe came back', () => {
+    const s = summarise(3, [reply(0, 0, 'a'), reply(1, 5, 'a'), reply(2, 10, 'a')], 25);
+    expect(s).toMatchObject({ lost: 0, outageMs: 5, gaps: [] });
+  });
+});

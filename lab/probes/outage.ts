@@ -1,0 +1,62 @@
+import type { Echo } from './echo-protocol.ts';
+
+/** A stretch without replies, bounded by the last reply before it and the first after it. */
+export interface Gap {
+  gapMs: number;
+  lastSeqBefore: number;
+  firstSeqAfter: number;
+  serverBefore: string;
+  serverAfter: string;
+}
+
+export interface ProbeSummary {
+  sent: number;
+  received: number;
+  lost: number;
+  /** The longest time between two consecutive replies (by arrival): what a client lived without. */
+  outageMs: number;
+  /** Gaps longer than `gapThresholdMs`, in time order. */
+  gaps: Gap[];
+  /** Which servers answered, in order of first reply, with the count of replies each. */
+  servers: { server: string; replies: number }[];
+}
+
+/**
+ * Summarises received echoes (each with its arrival time) for probes sent at a fixed rate. Duplicates
+ * count once; a reply that never came is lost.
+ */
+export function summarise(
+  sent: number,
+  replies: readonly { echo: Echo; receivedAtMs: number }[],
+  gapThresholdMs: number,
+): ProbeSummary {
+  const seen = new Set<number>();
+  const unique = replies.filter((r) => !seen.has(r.echo.seq) && seen.add(r.echo.seq));
+  const sorted = [...unique].sort((a, b) => a.receivedAtMs - b.receivedAtMs);
+  const gaps: Gap[] = [];
+  let outageMs = 0;
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1]!, sorted[i]!];
+    const gapMs = b.receivedAtMs - a.receivedAtMs;
+    outageMs = Math.max(outageMs, gapMs);
+    if (gapMs > gapThresholdMs) {
+      gaps.push({
+        gapMs,
+        lastSeqBefore: a.echo.seq,
+        firstSeqAfter: b.echo.seq,
+        serverBefore: a.echo.server,
+        serverAfter: b.echo.server,
+      });
+    }
+  }
+  const servers = new Map<string, number>();
+  for (const r of sorted) servers.set(r.echo.server, (servers.get(r.echo.server) ?? 0) + 1);
+  return {
+    sent,
+    received: unique.length,
+    lost: sent - unique.length,
+    outageMs,
+    gaps,
+    servers: [...servers].map(([server, replies]) => ({ server, replies })),
+  };
+}
