@@ -11,3 +11,4 @@ export {
   MemoryFramePort,
   MemorySegment,
 } from './memory-segment.ts';
+export { UdpPort } from './udp-port.ts';
