@@ -339,6 +339,68 @@ describe('L2Advertisement', () => {
     });
   });
 
+  it('MetalLB TestL2AdvertisementFromCR: preferredNodeSelectors are kept with their weights, in order', () => {
+    const adv = valid(
+      load([
+        pool1,
+        l2Adv('prefer-edge', {
+          nodeSelectors: [{ matchLabels: { role: 'lb' } }],
+          preferredNodeSelectors: [
+            { weight: 100, preference: { matchLabels: { zone: 'primary' } } },
+            { weight: 50, preference: { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] } },
+            { weight: 1, preference: {} },
+          ],
+        }),
+      ]),
+    ).l2Advertisements[0];
+    expect(adv?.preferredNodeSelectors).toEqual([
+      { weight: 100, preference: { matchLabels: { zone: 'primary' } } },
+      { weight: 50, preference: { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] } },
+      { weight: 1, preference: {} },
+    ]);
+  });
+
+  it('MetalLB TestL2AdvertisementFromCR: no preferred selectors means none (hash order only)', () => {
+    expect(valid(load([pool1, l2Adv('basic')])).l2Advertisements[0]?.preferredNodeSelectors).toEqual([]);
+  });
+
+  it.each([
+    [0, '0 is outside the allowed range 1..100'],
+    [101, '101 is outside the allowed range 1..100'],
+    [2.5, 'expected an integer, got a number (2.5)'],
+  ])('preferredNodeSelectors weight %s is refused (the CRD bounds it to 1..100)', (weight, message) => {
+    const result = load([l2Adv('l2', { preferredNodeSelectors: [{ weight, preference: {} }] })]);
+    expect(errors(result)).toEqual([`document 0: spec.preferredNodeSelectors[0].weight: ${message}`]);
+  });
+
+  it('preferredNodeSelectors: weight and preference are both required', () => {
+    const result = load([
+      l2Adv('l2', { preferredNodeSelectors: [{ preference: { matchLabels: { a: 'b' } } }, { weight: 5 }] }),
+    ]);
+    expect(errors(result)).toEqual([
+      'document 0: spec.preferredNodeSelectors[0].weight: required field is missing',
+      'document 0: spec.preferredNodeSelectors[1].preference: required field is missing',
+    ]);
+  });
+
+  it('MetalLB TestPreferredNodeScores: invalid label selector operator (reported at the preference path)', () => {
+    const result = load([
+      l2Adv('l2', {
+        preferredNodeSelectors: [
+          { weight: 10, preference: { matchExpressions: [{ key: 'x', operator: 'BadOperator' }] } },
+        ],
+      }),
+    ]);
+    expect(errors(result)).toEqual([
+      'document 0: spec.preferredNodeSelectors[0].preference.matchExpressions[0].operator: operator "BadOperator" is not one of In, NotIn, Exists, DoesNotExist',
+    ]);
+  });
+
+  it('preferredNodeSelectors: an unknown field in a term is refused', () => {
+    const result = load([l2Adv('l2', { preferredNodeSelectors: [{ weight: 1, preference: {}, prio: 2 }] })]);
+    expect(errors(result)).toEqual(['document 0: spec.preferredNodeSelectors[0].prio: unknown field "prio"']);
+  });
+
   it('refuses MetalLB fields it does not know, as unknown', () => {
     expect(errors(load([l2Adv('l2', { interface: ['eth0'] })]))).toEqual([
       'document 0: spec.interface: unknown field "interface"',

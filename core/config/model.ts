@@ -36,6 +36,18 @@ export interface L2Advertisement {
   ipAddressPoolSelectors: LabelSelector[];
   nodeSelectors: LabelSelector[];
   interfaces: string[];
+  /**
+   * Soft preferences among the nodes this advertisement selects: the election tries the node with the
+   * highest summed weight first and falls back to the others (MetalLB's `preferredNodeSelectors`).
+   */
+  preferredNodeSelectors: PreferredNodeSelector[];
+}
+
+/** A weighted preference, shaped like Kubernetes' PreferredSchedulingTerm. */
+export interface PreferredNodeSelector {
+  /** 1..100; a node's score is the sum of the weights of the preferences it matches. */
+  weight: number;
+  preference: LabelSelector;
 }
 
 export type BgpCommunity =

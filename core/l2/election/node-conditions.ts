@@ -1,0 +1,13 @@
+import type { Node } from '../../cluster/types.ts';
+
+/** The well-known label that takes a node out of external load balancing (any value, even empty). */
+export const excludeFromLoadBalancersLabel = 'node.kubernetes.io/exclude-from-external-load-balancers';
+
+export function isExcludedFromLoadBalancers(node: Node): boolean {
+  return Object.hasOwn(node.metadata.labels ?? {}, excludeFromLoadBalancersLabel);
+}
+
+/** MetalLB's IsNetworkUnavailable: the NetworkUnavailable condition is True (Unknown or absent is not). */
+export function isNetworkUnavailable(node: Node): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === 'NetworkUnavailable' && c.status === 'True');
+}
