@@ -17,6 +17,17 @@ export default defineConfig({
           ],
         },
       },
+      {
+        test: {
+          name: 'netns',
+          include: ['**/*.netns.test.ts'],
+          exclude: ['**/node_modules/**'],
+          // The files create network namespaces and start processes in them: one file at a time.
+          fileParallelism: false,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
     ],
   },
 });

@@ -12,3 +12,4 @@ export {
   MemorySegment,
 } from './memory-segment.ts';
 export { UdpPort } from './udp-port.ts';
+export { AfPacketError, AfPacketPort, NativeAddonMissingError } from './af-packet-port.ts';
