@@ -1,5 +1,9 @@
 import { benchAllocator } from './allocator.ts';
+import { benchMembership } from './membership.ts';
 import type { Bench } from './types.ts';
 
 /** Every benchmark `npm run bench` runs, in order. Later benches (BGP codec, BFD) register here. */
-export const benches: Bench[] = [{ name: 'allocator', run: benchAllocator }];
+export const benches: Bench[] = [
+  { name: 'allocator', run: benchAllocator },
+  { name: 'membership', run: benchMembership },
+];

@@ -1,0 +1,8 @@
+// Speaker membership: which speakers run, agreed across the cluster in well under a second, at a
+// per-node cost that does not grow with the cluster. See DESIGN.md beside this file.
+export { Membership, type MembershipConfig } from './membership.ts';
+export { type MembershipOptions, defaultOptions } from './options.ts';
+export type { Change, Counters, Member, Meta, NodeRef, State } from './types.ts';
+export { MembershipConfigError, MembershipEncodeError, MembershipMetaError } from './errors.ts';
+export { Ring } from './ring.ts';
+export * from './wire/index.ts';

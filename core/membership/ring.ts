@@ -1,0 +1,81 @@
+import { MembershipConfigError } from './errors.ts';
+import { nameHash, utf8Length } from './hash.ts';
+import type { NodeRef } from './types.ts';
+
+/** Anti-entropy digests split the membership into this many buckets by name hash (see DESIGN.md). */
+export const BUCKETS = 64;
+
+/** Kubernetes node names are DNS subdomains: at most 253 bytes, so one length byte carries them. */
+export const MAX_NAME_BYTES = 253;
+
+/**
+ * The consistent-hash ring every speaker derives from the same node list: nodes ordered by the hash of
+ * their name, so successors and predecessors (who monitors whom) agree without coordination. Immutable;
+ * identical lists share one Ring, which keeps a 2000-node simulation (2000 speakers) from holding 2000
+ * copies.
+ */
+export class Ring {
+  /** Names in ring order; a node's index is its position. */
+  readonly names: readonly string[];
+  readonly addresses: readonly string[];
+  readonly hashes: Uint32Array;
+  /** Indices of the nodes in each digest bucket. */
+  readonly buckets: readonly (readonly number[])[];
+  private readonly index: Map<string, number>;
+
+  private constructor(nodes: readonly NodeRef[]) {
+    const seen = new Set<string>();
+    for (const [i, n] of nodes.entries()) {
+      const where = `nodes[${i}].name`;
+      if (typeof n.name !== 'string' || n.name.length === 0)
+        throw new MembershipConfigError(where, 'is empty');
+      if (utf8Length(n.name) > MAX_NAME_BYTES)
+        throw new MembershipConfigError(where, `"${n.name}" is longer than ${MAX_NAME_BYTES} bytes`);
+      if (seen.has(n.name)) throw new MembershipConfigError(where, `"${n.name}" appears twice`);
+      seen.add(n.name);
+    }
+    const sorted = nodes
+      .map((n) => ({ name: n.name, address: n.address, hash: nameHash(n.name) }))
+      .sort((a, b) => a.hash - b.hash || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.names = sorted.map((n) => n.name);
+    this.addresses = sorted.map((n) => n.address);
+    this.hashes = Uint32Array.from(sorted.map((n) => n.hash));
+    this.index = new Map(sorted.map((n, i) => [n.name, i]));
+    const buckets: number[][] = Array.from({ length: BUCKETS }, () => []);
+    for (let i = 0; i < sorted.length; i++) buckets[bucketOf(this.hashes[i]!)]!.push(i);
+    this.buckets = buckets;
+  }
+
+  /** The ring of `nodes` (order does not matter); throws MembershipConfigError on a bad or repeated name. */
+  static of(nodes: readonly NodeRef[]): Ring {
+    const key = nodes
+      .map((n) => `${n.name}\u0000${n.address}`)
+      .sort()
+      .join('\u0001');
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const ring = new Ring(nodes);
+    cache.set(key, ring);
+    // A handful of lists is all a process sees at once (the current one, the next during a change).
+    if (cache.size > 8) cache.delete(cache.keys().next().value!);
+    return ring;
+  }
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  indexOf(name: string): number | undefined {
+    return this.index.get(name);
+  }
+
+  bucket(i: number): number {
+    return bucketOf(this.hashes[i]!);
+  }
+}
+
+function bucketOf(hash: number): number {
+  return hash & (BUCKETS - 1);
+}
+
+const cache = new Map<string, Ring>();

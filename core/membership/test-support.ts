@@ -1,0 +1,285 @@
+// Test harness: N speakers on an in-memory UDP network in virtual time. Test-only, not exported.
+import type { Clock, Timer } from '../runtime/clock.ts';
+import { MemoryDatagramNetwork } from '../runtime/memory-segment.ts';
+import type { DatagramAddress, DatagramPort } from '../runtime/ports.ts';
+import { Random } from '../runtime/random.ts';
+import { VirtualClock } from '../runtime/virtual-clock.ts';
+import { Membership } from './membership.ts';
+import type { MembershipOptions } from './options.ts';
+import type { Change, NodeRef } from './types.ts';
+
+export const PORT = 7946;
+
+/** Lab addresses only (198.18.0.0/15). */
+export function addressOf(i: number): string {
+  return `198.18.${(i >> 8) & 0xff}.${i & 0xff}`;
+}
+
+export function nodeList(n: number): NodeRef[] {
+  return Array.from({ length: n }, (_, i) => ({ name: `n${i + 1}`, address: addressOf(i + 1) }));
+}
+
+export interface Logged extends Change {
+  readonly at: number;
+  readonly observer: string;
+}
+
+/** Drops each datagram it sends with probability `loss`, drawn from a seeded Random. */
+export class LossyPort implements DatagramPort {
+  dropped = 0;
+
+  constructor(
+    private readonly inner: DatagramPort,
+    private readonly random: Random,
+    private readonly loss: number,
+  ) {}
+
+  get local(): DatagramAddress {
+    return this.inner.local;
+  }
+
+  send(to: DatagramAddress, payload: Uint8Array): void {
+    if (this.random.chance(this.loss)) {
+      this.dropped++;
+      return;
+    }
+    this.inner.send(to, payload);
+  }
+
+  onMessage(listener: (payload: Uint8Array, from: DatagramAddress) => void): () => void {
+    return this.inner.onMessage(listener);
+  }
+
+  close(): void {
+    this.inner.close();
+  }
+}
+
+/**
+ * SIGSTOP for one speaker: while frozen its timers do not run (they fire, late, on resume) and datagrams
+ * for it wait in its "socket buffer", delivered on resume after the overdue timers, as a Node process's
+ * event loop does (timers phase before the poll phase).
+ */
+export class Freezer {
+  frozen = false;
+  private readonly timers: { fire: () => void; dueMs: number; seq: number }[] = [];
+  private readonly inbox: { payload: Uint8Array; from: DatagramAddress }[] = [];
+  private readonly listeners = new Set<(payload: Uint8Array, from: DatagramAddress) => void>();
+  private seq = 0;
+  readonly clock: Clock;
+  readonly port: DatagramPort;
+
+  constructor(base: Clock, inner: DatagramPort) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const f = this;
+    this.clock = {
+      now: () => base.now(),
+      setTimer(name: string, afterMs: number, fire: () => void): Timer {
+        let cancelled = false;
+        const seq = f.seq++;
+        const inner = base.setTimer(name, afterMs, () => {
+          if (cancelled) return;
+          if (f.frozen) f.timers.push({ fire: () => !cancelled && fire(), dueMs: inner.dueMs, seq });
+          else fire();
+        });
+        return {
+          name,
+          dueMs: inner.dueMs,
+          cancel: () => {
+            cancelled = true;
+            inner.cancel();
+          },
+        };
+      },
+    };
+    inner.onMessage((payload, from) => {
+      if (f.frozen) f.inbox.push({ payload, from });
+      else for (const l of f.listeners) l(payload, from);
+    });
+    this.port = {
+      local: inner.local,
+      send: (to, payload) => {
+        if (!f.frozen) inner.send(to, payload);
+      },
+      onMessage: (l) => {
+        f.listeners.add(l);
+        return () => f.listeners.delete(l);
+      },
+      close: () => inner.close(),
+    };
+  }
+
+  resume(): void {
+    this.frozen = false;
+    const due = this.timers.splice(0).sort((a, b) => a.dueMs - b.dueMs || a.seq - b.seq);
+    for (const t of due) t.fire();
+    for (const m of this.inbox.splice(0)) for (const l of this.listeners) l(m.payload, m.from);
+  }
+}
+
+/** Drops datagrams on the directed pairs "from>to" (addresses) in `blocked`: one-way path loss. */
+export class OneWayPort implements DatagramPort {
+  constructor(
+    private readonly inner: DatagramPort,
+    private readonly blocked: ReadonlySet<string>,
+  ) {}
+
+  get local(): DatagramAddress {
+    return this.inner.local;
+  }
+
+  send(to: DatagramAddress, payload: Uint8Array): void {
+    if (this.blocked.size > 0 && this.blocked.has(`${this.inner.local.address}>${to.address}`)) return;
+    this.inner.send(to, payload);
+  }
+
+  onMessage(listener: (payload: Uint8Array, from: DatagramAddress) => void): () => void {
+    return this.inner.onMessage(listener);
+  }
+
+  close(): void {
+    this.inner.close();
+  }
+}
+
+export interface ClusterOptions {
+  seed?: number;
+  delayMs?: number;
+  loss?: number;
+  options?: Partial<MembershipOptions>;
+  /** Indices (0-based) of nodes wrapped in a Freezer. */
+  freezable?: readonly number[];
+  /** Start every speaker at once (default) or leave starting to the test. */
+  start?: boolean;
+  /** Record every change in `log` (default); off for big clusters, where it is N² entries. */
+  log?: boolean;
+}
+
+export class Cluster {
+  readonly clock = new VirtualClock();
+  readonly network: MemoryDatagramNetwork;
+  readonly nodes: NodeRef[];
+  readonly members: Membership[] = [];
+  readonly freezers = new Map<number, Freezer>();
+  readonly lossy: LossyPort[] = [];
+  readonly log: Logged[] = [];
+  /** Directed pairs "fromAddress>toAddress" whose datagrams are dropped (see OneWayPort). */
+  readonly blocked = new Set<string>();
+  private readonly random: Random;
+  private readonly options: ClusterOptions;
+
+  constructor(n: number, o: ClusterOptions = {}) {
+    const seed = o.seed ?? 1;
+    this.options = o;
+    this.network = new MemoryDatagramNetwork(this.clock, o.delayMs ?? 0.2);
+    this.nodes = nodeList(n);
+    const random = new Random(seed);
+    this.random = random;
+    for (const [i, self] of this.nodes.entries()) {
+      let port: DatagramPort = new OneWayPort(this.network.bind(self.address, PORT), this.blocked);
+      let clock: Clock = this.clock;
+      if (o.loss) {
+        const lossy = new LossyPort(port, random.fork(), o.loss);
+        this.lossy.push(lossy);
+        port = lossy;
+      }
+      if (o.freezable?.includes(i)) {
+        const f = new Freezer(this.clock, port);
+        this.freezers.set(i, f);
+        port = f.port;
+        clock = f.clock;
+      }
+      const m = new Membership({
+        clock,
+        random: random.fork(),
+        port,
+        self,
+        nodes: this.nodes,
+        options: o.options,
+      });
+      if (o.log !== false)
+        m.onChange((c) => this.log.push({ ...c, at: this.clock.now(), observer: self.name }));
+      this.members.push(m);
+    }
+    if (o.start !== false) for (const m of this.members) m.start();
+  }
+
+  /** A fresh speaker for node `i` (a restarted process), on a fresh socket, logged like the others. */
+  restart(i: number, options = this.options.options): Membership {
+    const self = this.nodes[i]!;
+    const m = new Membership({
+      clock: this.clock,
+      random: this.random.fork(),
+      port: new OneWayPort(this.network.bind(self.address, PORT), this.blocked),
+      self,
+      nodes: this.nodes,
+      options,
+    });
+    m.onChange((c) => this.log.push({ ...c, at: this.clock.now(), observer: self.name }));
+    this.members[i] = m;
+    return m;
+  }
+
+  /** Whether every running member holds the same state, incarnation and metadata for every node. */
+  tablesAgree(indices: readonly number[] = this.members.map((_, i) => i)): boolean {
+    const view = (i: number) =>
+      JSON.stringify(this.members[i]!.members().map((m) => [m.name, m.state, m.incarnation, m.meta]));
+    const first = view(indices[0]!);
+    return indices.every((i) => view(i) === first);
+  }
+
+  get size(): number {
+    return this.members.length;
+  }
+
+  name(i: number): string {
+    return this.nodes[i]!.name;
+  }
+
+  address(i: number): string {
+    return this.nodes[i]!.address;
+  }
+
+  run(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  /** Advances in `stepMs` steps until `cond` holds; returns the virtual time it took, or Infinity. */
+  until(cond: () => boolean, limitMs: number, stepMs = 0.5): number {
+    const start = this.clock.now();
+    while (!cond()) {
+      if (this.clock.now() - start >= limitMs) return Infinity;
+      this.clock.advance(stepMs);
+    }
+    return this.clock.now() - start;
+  }
+
+  /** Every running member in `observers` holds exactly `expected` alive. */
+  agree(observers: readonly number[], expected: readonly string[]): boolean {
+    const want = [...expected].sort().join(',');
+    return observers.every((i) => [...this.members[i]!.alive()].sort().join(',') === want);
+  }
+
+  allAlive(): boolean {
+    return this.agree(
+      this.members.map((_, i) => i),
+      this.nodes.map((n) => n.name),
+    );
+  }
+
+  sent(): number {
+    return this.members.reduce((n, m) => n + m.counters().sent, 0);
+  }
+
+  /** When `observer` first saw `node` reach `state` at or after `since` (virtual ms), or undefined. */
+  firstSeen(observer: string, node: string, state: string, since: number): number | undefined {
+    return this.log.find((c) => c.observer === observer && c.node === node && c.to === state && c.at >= since)
+      ?.at;
+  }
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}

@@ -1,0 +1,170 @@
+import { MembershipEncodeError } from '../errors.ts';
+import { utf8Length } from '../hash.ts';
+
+// Internal helpers of the membership codec; not part of the public API.
+
+/**
+ * Why a datagram was refused. Stable strings: counters and traces quote them.
+ */
+export type WireErrorReason =
+  | 'truncated'
+  /** Not a membership datagram at all (first two bytes are not "LM"). */
+  | 'bad-magic'
+  /** A protocol version this code does not speak. */
+  | 'bad-version'
+  | 'bad-kind'
+  /** A node name that is empty, longer than 253 bytes or not UTF-8. */
+  | 'bad-name'
+  | 'bad-state'
+  | 'bad-cause'
+  /** Metadata that is not UTF-8 JSON text of an object. */
+  | 'bad-meta'
+  /** A digest bucket number out of range, or a digest of the wrong size. */
+  | 'bad-bucket'
+  | 'trailing-bytes';
+
+/** A datagram that cannot be decoded, as data: the receiver counts it and carries on. */
+export interface WireError {
+  readonly reason: WireErrorReason;
+  /** Byte offset of the offending field. */
+  readonly offset: number;
+  readonly detail: string;
+}
+
+/** Thrown inside the decoder only, and always caught by decodeMessage. */
+export class Malformed {
+  constructor(readonly error: WireError) {}
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextEncoder();
+
+export class Reader {
+  private at = 0;
+  private readonly view: DataView;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get offset(): number {
+    return this.at;
+  }
+
+  fail(reason: WireErrorReason, detail: string, offset = this.at): never {
+    throw new Malformed({ reason, offset, detail });
+  }
+
+  private need(n: number, what: string): void {
+    if (this.at + n > this.bytes.length)
+      this.fail('truncated', `${what} needs ${n} bytes, ${this.bytes.length - this.at} left`);
+  }
+
+  u8(what: string): number {
+    this.need(1, what);
+    return this.view.getUint8(this.at++);
+  }
+
+  u16(what: string): number {
+    this.need(2, what);
+    const v = this.view.getUint16(this.at);
+    this.at += 2;
+    return v;
+  }
+
+  u32(what: string): number {
+    this.need(4, what);
+    const v = this.view.getUint32(this.at);
+    this.at += 4;
+    return v;
+  }
+
+  /** UTF-8 text of `length` bytes; refuses invalid sequences rather than replacing them. */
+  text(length: number, what: string, reason: WireErrorReason): string {
+    const start = this.at;
+    this.need(length, what);
+    this.at += length;
+    // Node names are nearly always ASCII: decode those without the TextDecoder round trip.
+    if (length <= 64) {
+      let ascii = '';
+      let i = start;
+      for (; i < start + length; i++) {
+        const b = this.bytes[i]!;
+        if (b >= 0x80) break;
+        ascii += String.fromCharCode(b);
+      }
+      if (i === start + length) return ascii;
+    }
+    try {
+      return strictUtf8.decode(this.bytes.subarray(start, start + length));
+    } catch {
+      return this.fail(reason, `${what} is not UTF-8`, start);
+    }
+  }
+
+  /** A node name: one length byte (1–253), then UTF-8. */
+  name(what: string): string {
+    const at = this.at;
+    const length = this.u8(`${what} length`);
+    if (length === 0 || length > 253) this.fail('bad-name', `${what} length ${length} not in 1..253`, at);
+    return this.text(length, what, 'bad-name');
+  }
+
+  end(): void {
+    if (this.at !== this.bytes.length)
+      this.fail('trailing-bytes', `${this.bytes.length - this.at} bytes after the message`);
+  }
+}
+
+/** Writes into a buffer sized in advance (encoders compute the exact length first). */
+export class Writer {
+  private at = 0;
+  readonly bytes: Uint8Array;
+  private readonly view: DataView;
+
+  constructor(length: number) {
+    this.bytes = new Uint8Array(length);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  u8(v: number): void {
+    this.view.setUint8(this.at++, v);
+  }
+
+  u16(v: number): void {
+    this.view.setUint16(this.at, v);
+    this.at += 2;
+  }
+
+  u32(v: number): void {
+    this.view.setUint32(this.at, v);
+    this.at += 4;
+  }
+
+  text(s: string): void {
+    this.at += utf8.encodeInto(s, this.bytes.subarray(this.at)).written;
+  }
+
+  name(s: string): void {
+    this.u8(utf8Length(s));
+    this.text(s);
+  }
+
+  finish(): Uint8Array {
+    if (this.at !== this.bytes.length)
+      throw new MembershipEncodeError(`wrote ${this.at} bytes into a ${this.bytes.length}-byte message`);
+    return this.bytes;
+  }
+}
+
+/** Encoder guard: a node name the decoder accepts. */
+export function checkName(s: string, field: string): void {
+  const n = utf8Length(s);
+  if (n === 0 || n > 253) throw new MembershipEncodeError(`${field} "${s}" must be 1..253 bytes, is ${n}`);
+}
+
+/** Encoder guard: an integer in [min, max]. */
+export function checkInt(v: number, min: number, max: number, field: string): void {
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new MembershipEncodeError(`${field} must be an integer in [${min}, ${max}], got ${v}`);
+}
