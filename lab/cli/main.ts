@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
 import { registerLabCommands } from './commands/lab.ts';
+import { registerSpeakerCommand } from './commands/speaker.ts';
 import { exitCodes } from './exit-codes.ts';
 
 /** Builds the `lblab` program; each command lives in its own file under commands/. */
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerConfigCommands(program);
   registerControllerCommand(program);
+  registerSpeakerCommand(program);
   registerLabCommands(program);
   return program;
 }

@@ -36,6 +36,10 @@ export class NetnsLab {
     // Addresses are usable at once: duplicate address detection would hold IPv6 back for ~1 s.
     await ns.sysctl('net.ipv6.conf.all.accept_dad', 0);
     await ns.sysctl('net.ipv6.conf.default.accept_dad', 0);
+    // A link-down fault must not flush the host's IPv6 addresses (the kernel's default does), or the
+    // host stays unreachable over IPv6 after the link comes back.
+    await ns.sysctl('net.ipv6.conf.all.keep_addr_on_down', 1);
+    await ns.sysctl('net.ipv6.conf.default.keep_addr_on_down', 1);
     return ns;
   }
 

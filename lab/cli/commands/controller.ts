@@ -4,18 +4,12 @@
  */
 import type { Command } from 'commander';
 import { FileClusterSource } from '../../../core/cluster/file-source.ts';
-import {
-  ConfigReadError,
-  formatIssue,
-  loadConfig,
-  readConfigFiles,
-  type LbConfig,
-} from '../../../core/config/index.ts';
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import { Controller, formatEvent } from '../../../core/controller/index.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
 import { watchFile } from '../../../core/runtime/watch-file.ts';
 import { exitCodes } from '../exit-codes.ts';
+import { loadConfigOrExitCode } from '../load-config.ts';
 import { processOutput, type Output } from '../output.ts';
 import { poolTable, serviceTable } from './controller-summary.ts';
 
@@ -46,7 +40,7 @@ export function registerControllerCommand(program: Command): void {
 
 /** Exit 0 when done (or stopped by a signal), 1 for an invalid configuration, 2 for unreadable input. */
 export async function runController(args: ControllerArgs, out: Output): Promise<number> {
-  const config = await readConfig(args.config, out);
+  const config = await loadConfigOrExitCode('controller', args.config, out);
   if (typeof config === 'number') return config;
   const clock = new RealClock();
   let source: FileClusterSource;
@@ -99,7 +93,7 @@ export async function runController(args: ControllerArgs, out: Output): Promise<
   const stopConfigWatch = args.config.map((file) =>
     watchFile(file, clock, 50, () =>
       enqueue(async () => {
-        const next = await readConfig(args.config, out);
+        const next = await loadConfigOrExitCode('controller', args.config, out);
         if (typeof next === 'number') {
           out.stderr('lblab controller: configuration rejected, keeping the previous one');
           return;
@@ -119,18 +113,4 @@ export async function runController(args: ControllerArgs, out: Output): Promise<
   await queue;
   out.stdout('lblab controller: stopped');
   return exitCodes.ok;
-}
-
-async function readConfig(paths: string[], out: Output): Promise<LbConfig | number> {
-  try {
-    const result = loadConfig(await readConfigFiles(paths));
-    for (const w of result.warnings) out.stderr(`warning: ${formatIssue(w)}`);
-    if (result.ok) return result.config;
-    for (const e of result.errors) out.stderr(formatIssue(e));
-    return exitCodes.failed;
-  } catch (err) {
-    if (!(err instanceof ConfigReadError)) throw err;
-    out.stderr(`lblab controller: ${err.message}`);
-    return exitCodes.error;
-  }
 }

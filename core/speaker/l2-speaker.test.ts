@@ -1,0 +1,202 @@
+/**
+ * Three speakers in virtual time: real membership, election and announcer over an in-memory segment
+ * and UDP network. What a client would notice: exactly one node answers ARP for the address, a dead
+ * owner is replaced within detection time, a graceful leave hands over at once, and after a partition
+ * heals a single owner remains and announces again.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ClusterSnapshot, Service } from '../cluster/types.ts';
+import { loadConfig, type LbConfig } from '../config/index.ts';
+import { L2Announcer } from '../l2/announcer/index.ts';
+import { arpRequest, decodeFrame, encodeFrame } from '../l2/wire/index.ts';
+import { Membership } from '../membership/index.ts';
+import { IpAddress, MacAddress, Prefix } from '../net/index.ts';
+import { MemoryDatagramNetwork, MemorySegment, type MemoryFramePort } from '../runtime/memory-segment.ts';
+import { Random } from '../runtime/random.ts';
+import { VirtualClock } from '../runtime/virtual-clock.ts';
+import { L2Speaker, type SpeakerLogEntry } from './l2-speaker.ts';
+import { interfacesMeta } from './published-interfaces.ts';
+
+const vip = '198.18.0.200';
+const names = ['n1', 'n2', 'n3'];
+const addressOf = (i: number) => `198.18.0.${11 + i}`;
+
+function config(): LbConfig {
+  const r = loadConfig([
+    {
+      path: 'l2.yaml',
+      text: `apiVersion: metallb.io/v1beta1
+kind: IPAddressPool
+metadata: { name: p, namespace: metallb-system }
+spec: { addresses: [198.18.0.200/29] }
+---
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: { name: l2, namespace: metallb-system }
+`,
+    },
+  ]);
+  if (!r.ok) throw new Error('bad test config');
+  return r.config;
+}
+
+function cluster(): ClusterSnapshot {
+  const service: Service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web', namespace: 'lab' },
+    spec: { type: 'LoadBalancer', ports: [{ port: 80 }] },
+    status: { loadBalancer: { ingress: [{ ip: vip }] } },
+  };
+  return {
+    namespaces: [],
+    services: [service],
+    nodes: names.map((name, i) => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name },
+      status: { addresses: [{ type: 'InternalIP', address: addressOf(i) }] },
+    })),
+    endpointSlices: [
+      {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'web-1', namespace: 'lab', labels: { 'kubernetes.io/service-name': 'web' } },
+        addressType: 'IPv4',
+        endpoints: names.map((nodeName, i) => ({ addresses: [`198.18.64.${i + 1}`], nodeName })),
+      },
+    ],
+  };
+}
+
+function world(seed: number) {
+  const clock = new VirtualClock();
+  const segment = new MemorySegment(clock, 0.05);
+  const udp = new MemoryDatagramNetwork(clock, 0.2);
+  const client = segment.attach('client', '02:00:00:00:00:99');
+  const log: (SpeakerLogEntry & { node: string })[] = [];
+  const nodes = names.map((name, i) => {
+    const port = segment.attach('eth0', `02:00:00:00:00:0${i + 1}`);
+    const membership = new Membership({
+      clock,
+      random: new Random(seed + i),
+      port: udp.bind(addressOf(i), 7946),
+      self: { name, address: addressOf(i) },
+      nodes: names.map((n, j) => ({ name: n, address: addressOf(j) })),
+    });
+    const announcer = new L2Announcer(clock, [port], { name });
+    const speaker = new L2Speaker({
+      node: name,
+      clock,
+      membership,
+      announcer,
+      log: (e) => log.push({ ...e, node: name }),
+    });
+    membership.setMeta(interfacesMeta([{ name: 'eth0', prefixes: [Prefix.parse('198.18.0.0/24')] }]));
+    speaker.setConfig(config());
+    speaker.setCluster(cluster());
+    membership.start();
+    return { name, port, membership, speaker, address: addressOf(i) };
+  });
+
+  /** Which nodes answer a client's ARP request for the address right now. */
+  const answering = (): string[] => {
+    const seen = new Set<string>();
+    const stop = client.onFrame((bytes) => {
+      const f = decodeFrame(bytes);
+      if (f.kind === 'arp' && f.arp.op === 'reply' && f.arp.senderIp.toString() === vip)
+        seen.add(f.arp.senderMac.toString());
+    });
+    client.send(
+      encodeFrame(
+        arpRequest({
+          targetIp: IpAddress.parse(vip),
+          senderIp: IpAddress.parse('198.18.0.100'),
+          senderMac: MacAddress.parse('02:00:00:00:00:99'),
+        }),
+      ),
+    );
+    clock.advance(5);
+    stop();
+    return nodes.filter((n) => seen.has(n.port.mac.toString())).map((n) => n.name);
+  };
+  /** Gratuitous ARPs for the address seen by the client from now on, as [time, node]. */
+  const gratuitous: [number, string][] = [];
+  client.onFrame((bytes) => {
+    const f = decodeFrame(bytes);
+    if (f.kind === 'arp' && f.arp.targetIp.toString() === vip && f.arp.senderIp.toString() === vip) {
+      const node = nodes.find((n) => n.port.mac.equals(f.arp.senderMac));
+      if (node) gratuitous.push([clock.now(), node.name]);
+    }
+  });
+  const cut = (node: { port: MemoryFramePort; address: string }, down: boolean) => {
+    node.port.isCut = down;
+    if (down) udp.isolated.add(node.address);
+    else udp.isolated.delete(node.address);
+  };
+  return { clock, udp, nodes, answering, gratuitous, cut, log };
+}
+
+/** Advances in 1 ms steps until `check` holds; returns the time it took. */
+function timeUntil(clock: VirtualClock, check: () => boolean, limitMs: number): number {
+  const start = clock.now();
+  while (!check()) {
+    if (clock.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
+    clock.advance(1);
+  }
+  return clock.now() - start;
+}
+
+describe('L2Speaker (three speakers, virtual time)', () => {
+  it('elects one owner that answers ARP, and replaces a dead owner within detection time', () => {
+    const w = world(1);
+    w.clock.advance(2000);
+    const [owner, ...others] = w.answering();
+    expect(others).toEqual([]);
+    const victim = w.nodes.find((n) => n.name === owner)!;
+    w.cut(victim, true);
+    const tookMs = timeUntil(w.clock, () => w.answering().some((n) => n !== owner), 1000);
+    expect(tookMs).toBeGreaterThan(200);
+    expect(tookMs).toBeLessThan(500);
+    expect(w.answering()).toHaveLength(1);
+  });
+
+  it('hands over at once on a graceful leave, while the leaver still answers during its grace window', async () => {
+    const w = world(2);
+    w.clock.advance(2000);
+    const [owner] = w.answering();
+    const leaver = w.nodes.find((n) => n.name === owner)!;
+    const left = leaver.speaker.leave(500);
+    w.clock.advance(20);
+    const successor = w.gratuitous.find(([, node]) => node !== owner);
+    expect(successor).toBeDefined();
+    expect(w.answering()).toContain(owner);
+    w.clock.advance(600);
+    await left;
+    expect(w.answering()).toEqual([successor![1]]);
+  });
+
+  it('after a partition heals, one owner remains within a second and announces again', () => {
+    const w = world(3);
+    w.clock.advance(2000);
+    const [owner] = w.answering();
+    const lonely = w.nodes.find((n) => n.name === owner)!;
+    const rest = w.nodes.filter((n) => n !== lonely);
+    w.udp.partition(
+      [lonely.address],
+      rest.map((n) => n.address),
+    );
+    w.clock.advance(1000);
+    // Each side elects its own owner: the client on the segment hears both until the partition heals.
+    const split = w.answering();
+    expect(split).toHaveLength(2);
+    expect(split).toContain(owner);
+    w.udp.heal();
+    const healedAt = w.clock.now();
+    const tookMs = timeUntil(w.clock, () => w.answering().length === 1, 1000);
+    expect(tookMs).toBeLessThan(1000);
+    expect(w.answering()).toEqual([owner]);
+    const after = w.gratuitous.filter(([t, node]) => t >= healedAt && node === owner);
+    expect(after.length).toBeGreaterThan(0);
+  });
+});

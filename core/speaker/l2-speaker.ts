@@ -1,0 +1,132 @@
+import type { ClusterSnapshot } from '../cluster/types.ts';
+import type { LbConfig } from '../config/model.ts';
+import type { L2Announcer, OwnedVip } from '../l2/announcer/index.ts';
+import { l2Assignments, type L2AssignmentOptions } from '../l2/election/index.ts';
+import type { Change, Membership } from '../membership/index.ts';
+import type { Clock } from '../runtime/clock.ts';
+import { interfacesByNode } from './published-interfaces.ts';
+
+/** One line of the speaker's log: what changed, and why. */
+export interface SpeakerLogEntry {
+  atMs: number;
+  kind: 'ownership' | 'membership' | 'announcer' | 'lifecycle';
+  message: string;
+}
+
+export interface L2SpeakerDeps {
+  node: string;
+  clock: Clock;
+  membership: Membership;
+  announcer: L2Announcer;
+  log: (entry: SpeakerLogEntry) => void;
+  election?: L2AssignmentOptions;
+}
+
+/**
+ * The Layer-2 half of a speaker: whenever the cluster, the configuration or the set of live speakers
+ * changes, it runs the election every speaker runs and has the announcer answer for exactly the
+ * addresses this node won. It announces nothing until membership has synced, so a starting speaker
+ * that sees only itself does not claim every address for a moment.
+ */
+export class L2Speaker {
+  private snapshot: ClusterSnapshot | undefined;
+  private config: LbConfig | undefined;
+  /** Owner per "service ip", as last computed, to log only real changes. */
+  private owners = new Map<string, string | undefined>();
+  private leaving = false;
+  private readonly detach: (() => void)[] = [];
+
+  constructor(private readonly deps: L2SpeakerDeps) {
+    const { membership, announcer } = deps;
+    this.detach.push(
+      membership.onChange((c) => this.onMembershipChange(c)),
+      membership.onSynced(() => this.recompute('membership synced')),
+      announcer.onEvent((e) => {
+        const what =
+          e.kind === 'reannounced'
+            ? `re-announced ${e.vips.join(', ')}`
+            : e.kind === 'conflict'
+              ? `CONFLICT: ${e.otherMac} also claims ${e.vip} on ${e.interface}`
+              : `${e.kind} ${e.vip} on ${e.interfaces.join(', ')}`;
+        this.log('announcer', `${what} (${e.reason})`);
+      }),
+    );
+  }
+
+  setCluster(snapshot: ClusterSnapshot): void {
+    this.snapshot = snapshot;
+    this.recompute('cluster changed');
+  }
+
+  setConfig(config: LbConfig): void {
+    this.config = config;
+    this.recompute('configuration changed');
+  }
+
+  /**
+   * Graceful leave: peers learn at once that this speaker is going, so the successor takes over and
+   * announces; this node keeps answering for what it owned until `graceMs` has passed, so clients that
+   * have not seen the successor's announcement yet still reach a node that serves the address.
+   */
+  async leave(graceMs: number): Promise<void> {
+    this.leaving = true;
+    this.log('lifecycle', `leaving: successors take over, answering for ${graceMs} ms more`);
+    this.deps.membership.leave();
+    await new Promise<void>((resolve) => this.deps.clock.setTimer('speaker:grace', graceMs, resolve));
+    this.close('left');
+  }
+
+  close(reason: string): void {
+    for (const d of this.detach.splice(0)) d();
+    this.deps.announcer.close(reason);
+    this.deps.membership.stop();
+  }
+
+  private onMembershipChange(c: Change): void {
+    if (this.leaving) return;
+    this.log('membership', `${c.node}: ${c.from} → ${c.to} (${c.reason})`);
+    this.recompute(`${c.node} ${c.to}`);
+    // A node back from the dead means a partition healed or a frozen speaker resumed: whoever owns an
+    // address now announces it again so clients on the other side learn the single winner.
+    if (c.from === 'dead' && c.to === 'alive')
+      this.deps.announcer.reannounce(`${c.node} is back (${c.reason})`);
+  }
+
+  private recompute(trigger: string): void {
+    const { snapshot, config, deps } = this;
+    if (this.leaving || !snapshot || !config || !deps.membership.synced()) return;
+    const members = deps.membership.members();
+    const results = l2Assignments(
+      snapshot,
+      config,
+      deps.membership.alive(),
+      interfacesByNode(members),
+      deps.election,
+    );
+    const owned: OwnedVip[] = [];
+    const owners = new Map<string, string | undefined>();
+    for (const a of results) {
+      const key = `${a.service} ${a.ips.join(',')}`;
+      const owner = a.result.owner;
+      owners.set(key, owner);
+      if (this.owners.get(key) !== owner || !this.owners.has(key)) {
+        const was = this.owners.get(key);
+        this.log(
+          'ownership',
+          `${key}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
+        );
+      }
+      if (owner === deps.node && a.result.owner !== undefined) {
+        for (const ip of a.ips) owned.push({ ip, interfaces: a.result.interfaces });
+      }
+    }
+    for (const key of this.owners.keys())
+      if (!owners.has(key)) this.log('ownership', `${key}: no longer announced (${trigger})`);
+    this.owners = owners;
+    deps.announcer.setOwned(owned, trigger);
+  }
+
+  private log(kind: SpeakerLogEntry['kind'], message: string): void {
+    this.deps.log({ atMs: this.deps.clock.now(), kind, message });
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * A three-node Layer-2 lab on the real kernel for the speaker's netns tests: nodes n1..n3 and client c1
+ * on one bridged segment, a dual-stack service address delivered locally on every node (on lo, with
+ * arp_ignore=1 so only the speaker answers ARP for it), a UDP echo server and a speaker per node.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NetnsLab, type Netns } from './index.ts';
+import type { ProbeSummary } from '../../probes/outage.ts';
+
+export const vip4 = '198.18.0.200';
+export const vip6 = '2001:db8::200';
+export const nodeNames = ['n1', 'n2', 'n3'] as const;
+export type NodeName = (typeof nodeNames)[number];
+const address4 = (i: number) => `198.18.0.${11 + i}`;
+const address6 = (i: number) => `2001:db8::${11 + i}`;
+
+const cluster = () =>
+  [
+    ...nodeNames.map(
+      (n, i) => `apiVersion: v1
+kind: Node
+metadata: { name: ${n}, labels: { kubernetes.io/hostname: ${n} } }
+status: { addresses: [{ type: InternalIP, address: ${address4(i)} }] }
+`,
+    ),
+    `apiVersion: v1
+kind: Service
+metadata: { name: web, namespace: lab }
+spec: { type: LoadBalancer, ipFamilyPolicy: RequireDualStack, ipFamilies: [IPv4, IPv6], selector: { app: web }, ports: [{ port: 7777, protocol: UDP }] }
+status: { loadBalancer: { ingress: [{ ip: ${vip4} }, { ip: ${vip6} }] } }
+`,
+    `apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: { name: web-1, namespace: lab, labels: { kubernetes.io/service-name: web } }
+addressType: IPv4
+endpoints:
+${nodeNames.map((n, i) => `  - { addresses: [198.18.64.${i + 1}], conditions: { ready: true }, nodeName: ${n} }`).join('\n')}
+`,
+  ].join('---\n');
+
+const metallb = `apiVersion: metallb.io/v1beta1
+kind: IPAddressPool
+metadata: { name: lab, namespace: metallb-system }
+spec: { addresses: [198.18.0.200/29, 2001:db8::200/125] }
+---
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: { name: lab, namespace: metallb-system }
+spec: { ipAddressPools: [lab] }
+`;
+
+/** MetalLB's ranking, computed independently of the code under test: sha256(node#ip), lowest wins. */
+export function expectedOwner(alive: readonly NodeName[], ip: string): NodeName {
+  const h = (n: string) => createHash('sha256').update(`${n}#${ip}`).digest('hex');
+  return [...alive].sort((a, b) => (h(a) < h(b) ? -1 : 1))[0]!;
+}
+
+export class L2Lab {
+  readonly speakers = new Map<NodeName, ChildProcess & { log: string[] }>();
+  readonly macs = new Map<NodeName, string>();
+
+  private constructor(
+    readonly lab: NetnsLab,
+    readonly nodes: Map<NodeName, Netns>,
+    readonly client: Netns,
+    readonly dir: string,
+  ) {}
+
+  static async create(): Promise<L2Lab> {
+    const lab = await NetnsLab.create();
+    const dir = await mkdtemp(join(tmpdir(), 'lblab-l2-'));
+    try {
+      const seg = await lab.segment('lan');
+      const nodes = new Map<NodeName, Netns>();
+      for (const [i, name] of nodeNames.entries()) {
+        const ns = await lab.host(name);
+        await lab.attach(ns, 'eth0', seg);
+        await ns.addAddress('eth0', `${address4(i)}/24`);
+        await ns.addAddress('eth0', `${address6(i)}/64`);
+        // The service address is delivered locally, as kube-proxy would; only the speaker answers ARP/NS.
+        await ns.sysctl('net.ipv4.conf.all.arp_ignore', 1);
+        await ns.sysctl('net.ipv4.conf.all.arp_announce', 2);
+        await ns.addAddress('lo', `${vip4}/32`);
+        await ns.addAddress('lo', `${vip6}/128`);
+        nodes.set(name, ns);
+      }
+      const client = await lab.host('c1');
+      await lab.attach(client, 'eth0', seg);
+      await client.addAddress('eth0', '198.18.0.100/24');
+      await client.addAddress('eth0', '2001:db8::100/64');
+      await writeFile(join(dir, 'cluster.yaml'), cluster());
+      await writeFile(join(dir, 'metallb.yaml'), metallb);
+      const l2 = new L2Lab(lab, nodes, client, dir);
+      for (const [name, ns] of nodes) {
+        l2.macs.set(name, await ns.mac('eth0'));
+        const echo = ns.spawn(['node', '--import', 'tsx', 'lab/probes/echo-server-main.ts', '--name', name]);
+        await new Promise((resolve) => echo.stdout!.once('data', resolve));
+        l2.startSpeaker(name);
+      }
+      return l2;
+    } catch (err) {
+      await lab.destroy();
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  startSpeaker(name: NodeName): void {
+    const ns = this.nodes.get(name)!;
+    const child = ns.spawn([
+      'node',
+      'lab/cli/lblab.mjs',
+      'speaker',
+      '--node',
+      name,
+      '--cluster',
+      join(this.dir, 'cluster.yaml'),
+      '--config',
+      join(this.dir, 'metallb.yaml'),
+      '--grace-ms',
+      '1500',
+    ]) as ChildProcess & { log: string[] };
+    child.log = [];
+    const keep = (d: Buffer) => child.log.push(...d.toString().split('\n').filter(Boolean));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    this.speakers.set(name, child);
+  }
+
+  /** Ends a speaker: SIGKILL (a crash) or SIGTERM (a graceful stop); resolves when it has exited. */
+  async stopSpeaker(name: NodeName, signal: 'SIGKILL' | 'SIGTERM'): Promise<number | null> {
+    const child = this.speakers.get(name)!;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill(signal);
+    const code = await exited;
+    this.speakers.delete(name);
+    return code;
+  }
+
+  /** Probes a service address from the client; bounded by rate × seconds. */
+  async probe(target: string, ratePps: number, seconds: number): Promise<ProbeSummary> {
+    const out = await this.client.exec(
+      [
+        'node',
+        '--import',
+        'tsx',
+        'lab/probes/prober-main.ts',
+        '--target',
+        target,
+        '--rate',
+        String(ratePps),
+        '--seconds',
+        String(seconds),
+      ],
+      { timeoutMs: (seconds + 10) * 1000 },
+    );
+    return JSON.parse(out) as ProbeSummary;
+  }
+
+  /** The MAC the client's kernel has for an address, or undefined without an entry. */
+  async clientNeighbour(ip: string): Promise<string | undefined> {
+    const out = await this.client.ip('-j', 'neigh', 'show', ip);
+    const [entry] = JSON.parse(out || '[]') as { lladdr?: string }[];
+    return entry?.lladdr;
+  }
+
+  async destroy(): Promise<void> {
+    await this.lab.destroy();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
