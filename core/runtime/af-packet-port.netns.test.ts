@@ -4,7 +4,6 @@
 // fails, unless LBLAB_SKIP_NETNS=1 asks explicitly for a skip.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,6 +23,7 @@ import {
   neighborSolicitation,
 } from '../l2/wire/index.ts';
 import { IpAddress, MacAddress } from '../net/index.ts';
+import { missingNetworkCapabilities } from './capabilities.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./af-packet-port.netns-child.ts', import.meta.url));
@@ -127,18 +127,6 @@ class Child {
 
 const ip = (...args: string[]) => execFileSync('ip', args, { encoding: 'utf8', stdio: 'pipe' });
 
-/** The capabilities `ip netns add`, veth creation and raw sockets need that this process lacks. */
-function missingCapabilities(): string[] {
-  const effective = /^CapEff:\s*([0-9a-f]+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  const bits = BigInt(`0x${effective ?? '0'}`);
-  const needed: [string, bigint][] = [
-    ['CAP_NET_ADMIN', 12n],
-    ['CAP_NET_RAW', 13n],
-    ['CAP_SYS_ADMIN', 21n],
-  ];
-  return needed.filter(([, bit]) => ((bits >> bit) & 1n) === 0n).map(([name]) => name);
-}
-
 /** An IPv4 UDP datagram from 198.18.0.1 to 198.18.0.2, broadcast: data-plane traffic the filter drops. */
 function udpOverIpv4(src: MacAddress): Uint8Array {
   const packet = Uint8Array.of(
@@ -205,7 +193,7 @@ describe.skipIf(skipReason !== undefined)(
 
     // Checked per test rather than in beforeAll: a failing beforeAll reports the tests as skipped, and a
     // run without root must read as failed.
-    const missing = missingCapabilities();
+    const missing = missingNetworkCapabilities();
     beforeEach(() => {
       if (missing.length === 0) return;
       throw new Error(

@@ -1,3 +1,4 @@
+import { missingNetworkCapabilities } from '../../../core/runtime/capabilities.ts';
 import { sh } from './command.ts';
 
 /**
@@ -6,7 +7,8 @@ import { sh } from './command.ts';
  */
 export async function netnsPrerequisites(extraCommands: readonly string[] = []): Promise<string[]> {
   const missing: string[] = [];
-  if (process.getuid?.() !== 0) missing.push('root (or CAP_NET_ADMIN and CAP_NET_RAW): run as root');
+  const caps = missingNetworkCapabilities();
+  if (caps.length > 0) missing.push(`${caps.join(', ')} (run as root)`);
   for (const cmd of ['ip', ...extraCommands]) {
     if (
       !(await sh(['sh', '-c', `command -v ${cmd}`]).then(
