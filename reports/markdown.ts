@@ -1,0 +1,147 @@
+/**
+ * report.md: the run as a release manager reads it, and as GitHub shows it in a job's step summary.
+ * Verdict first, then one table row per scenario, then the detail of each scenario.
+ */
+import { peerComparisons, ownSut } from './compare.ts';
+import {
+  formatMeasurement,
+  formatNumber,
+  formatSeconds,
+  keyFigures,
+  measurementOrder,
+  replayCommand,
+  statusMarker,
+  verdict,
+} from './format.ts';
+import { code, codeBlock, table, text } from './markdown-text.ts';
+import type { RunResult, ScenarioResult } from './result.ts';
+import { highlights } from './timeline-highlights.ts';
+
+const none = '—';
+
+export function renderMarkdown(result: RunResult): string {
+  const applicable = result.scenarios.filter((s) => s.status !== 'not-applicable');
+  const notApplicable = result.scenarios.filter((s) => s.status === 'not-applicable');
+  const lines = [
+    ...header(result),
+    ...summary(result),
+    ...comparisons(result),
+    ...applicable.flatMap((s) => scenarioSection(result, s)),
+    ...notApplicableSection(notApplicable),
+  ];
+  // Sections end with a blank line; the file ends with exactly one newline.
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function header(result: RunResult): string[] {
+  const count = (status: ScenarioResult['status']) =>
+    result.scenarios.filter((s) => s.status === status).length;
+  return [
+    `# lblab run on ${text(result.backend)}: ${verdict(result)}`,
+    '',
+    `Backend ${code(result.backend)} · seed ${code(String(result.seed))} · commit ${code(result.commit)} · ` +
+      `run ${code(result.runId)} · started ${text(result.startedAt)} · took ${formatSeconds(result.durationMs)}`,
+    '',
+    `${result.scenarios.length} scenarios: ${count('pass')} passed, ${count('fail')} failed, ` +
+      `${count('error')} errored, ${count('not-applicable')} not applicable.`,
+    '',
+    'Replay:',
+    '',
+    ...codeBlock(replayCommand(result), 'sh'),
+    '',
+  ];
+}
+
+function summary(result: RunResult): string[] {
+  const rows = result.scenarios.map((s) => [
+    text(s.name),
+    text(s.sut),
+    statusMarker(s.status),
+    ...keyFigures.map(({ measurement }) => figure(s, measurement)),
+  ]);
+  const header = ['Scenario', 'SUT', 'Status', ...keyFigures.map((f) => f.label)];
+  return ['## Summary', '', ...table(header, rows, [3, 4, 5, 6]), ''];
+}
+
+function figure(s: ScenarioResult, measurement: string): string {
+  const v = s.measurements[measurement];
+  return v === undefined ? none : formatMeasurement(measurement, v);
+}
+
+function comparisons(result: RunResult): string[] {
+  const rows = peerComparisons(result).map((c) => [
+    text(c.scenario),
+    text(c.measurement),
+    formatMeasurement(c.measurement, c.value),
+    text(c.peer),
+    formatMeasurement(c.measurement, c.peerValue),
+    c.ratio ?? none,
+  ]);
+  if (rows.length === 0) return [];
+  const header = ['Scenario', 'Measurement', ownSut, 'Peer', 'Peer value', `${ownSut} / peer`];
+  return ['## Compared with peers', '', ...table(header, rows, [2, 4, 5]), ''];
+}
+
+function scenarioSection(result: RunResult, s: ScenarioResult): string[] {
+  const lines = [
+    `## ${text(`${s.name} [${s.sut}]`)}: ${statusMarker(s.status)}`,
+    '',
+    `Topology ${code(s.topology)} · SUT ${code(s.sut)} · took ${formatSeconds(s.durationMs)}`,
+    '',
+  ];
+  if (s.reason !== undefined) lines.push(`**Reason:** ${text(s.reason)}`, '');
+  lines.push(...measurementsTable(s), ...gatesTable(s), ...stepsTable(s), ...timelineTable(s));
+  if (s.status !== 'pass')
+    lines.push('Replay this scenario:', '', ...codeBlock(replayCommand(result, s.name), 'sh'), '');
+  return lines;
+}
+
+function measurementsTable(s: ScenarioResult): string[] {
+  const names = measurementOrder(s.measurements);
+  if (names.length === 0) return ['No measurements.', ''];
+  const rows = names.map((m) => [text(m), formatMeasurement(m, s.measurements[m] ?? Number.NaN)]);
+  return ['### Measurements', '', ...table(['Measurement', 'Value'], rows, [1]), ''];
+}
+
+function gatesTable(s: ScenarioResult): string[] {
+  if (s.gates.length === 0) return ['No gates.', ''];
+  const rows = s.gates.map((g) => [
+    text(g.name),
+    text(g.threshold),
+    g.value === null ? 'not measured' : formatNumber(g.value),
+    g.pass ? 'PASS' : 'FAIL',
+  ]);
+  return ['### Gates', '', ...table(['Gate', 'Threshold', 'Value', 'Result'], rows, [2]), ''];
+}
+
+function stepsTable(s: ScenarioResult): string[] {
+  if (s.steps.length === 0) return [];
+  const rows = s.steps.map((step, i) => [
+    String(i + 1),
+    text(step.name),
+    statusMarker(step.status),
+    formatSeconds(step.durationMs),
+    step.message === undefined ? '' : text(step.message),
+  ]);
+  return ['### Steps', '', ...table(['#', 'Step', 'Result', 'Took', 'Message'], rows, [0, 3]), ''];
+}
+
+function timelineTable(s: ScenarioResult): string[] {
+  if (s.timeline.length === 0) return [];
+  const { events, leftOut } = highlights(s.timeline);
+  const title =
+    leftOut === 0
+      ? `### Timeline (${events.length} events)`
+      : `### Timeline (${events.length} of ${s.timeline.length} events: faults, outages and ownership changes first; ${leftOut} left out)`;
+  const rows = events.map((e) => [formatSeconds(e.atMs), text(e.source), text(e.kind), text(e.message)]);
+  return [title, '', ...table(['At', 'Source', 'Kind', 'Message'], rows, [0]), ''];
+}
+
+function notApplicableSection(scenarios: readonly ScenarioResult[]): string[] {
+  if (scenarios.length === 0) return [];
+  const items = scenarios.map(
+    (s) =>
+      `- ${text(`${s.name} [${s.sut}]`)} (topology ${code(s.topology)}): ${text(s.reason ?? 'no reason given')}`,
+  );
+  return ['## Not applicable', '', ...items, ''];
+}
