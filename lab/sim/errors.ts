@@ -1,0 +1,43 @@
+import { LblabError } from '../../core/errors/lblab-error.ts';
+
+/** A host, interface, address or socket name used twice where it must be unique. */
+export class SimDuplicateError extends LblabError {
+  readonly code = 'SIM_DUPLICATE';
+}
+
+/** An interface name the host does not have. */
+export class SimUnknownInterfaceError extends LblabError {
+  readonly code = 'SIM_UNKNOWN_INTERFACE';
+
+  constructor(
+    readonly host: string,
+    readonly ifname: string,
+  ) {
+    super(`host ${host} has no interface ${JSON.stringify(ifname)}`);
+  }
+}
+
+/** EADDRINUSE: a UDP socket is already bound to this address and port. */
+export class SimAddressInUseError extends LblabError {
+  readonly code = 'SIM_ADDRESS_IN_USE';
+}
+
+/** EADDRNOTAVAIL: binding to an address the host does not have (interface or loopback). */
+export class SimAddressNotLocalError extends LblabError {
+  readonly code = 'SIM_ADDRESS_NOT_LOCAL';
+}
+
+/** An impairment, address or option the emulator cannot use; the message names the field. */
+export class SimConfigError extends LblabError {
+  readonly code = 'SIM_CONFIG';
+}
+
+/** `settle` or `runUntil` reached its virtual-time limit first. */
+export class SimTimeoutError extends LblabError {
+  readonly code = 'SIM_TIMEOUT';
+}
+
+/** Nothing is scheduled any more, so what is awaited can never happen. */
+export class SimStalledError extends LblabError {
+  readonly code = 'SIM_STALLED';
+}

@@ -1,0 +1,69 @@
+import { finish, onesSum } from './checksum.ts';
+
+// IPv4, RFC 791 §3.1: version/IHL, TOS, total length, identification, flags/fragment offset, TTL, protocol,
+// header checksum, source, destination. Options are never sent; received ones are skipped.
+
+export const IPV4_HEADER_LENGTH = 20;
+export const PROTOCOL_UDP = 17;
+/** Linux's default TTL (net.ipv4.ip_default_ttl). */
+const TTL = 64;
+/** Don't Fragment: Linux sets it on UDP by default (path MTU discovery "want"). */
+const FLAG_DF = 0x4000;
+
+export function encodeIpv4(
+  src: number,
+  dst: number,
+  protocol: number,
+  ident: number,
+  payload: Uint8Array,
+): Uint8Array {
+  const out = new Uint8Array(IPV4_HEADER_LENGTH + payload.length);
+  const v = new DataView(out.buffer);
+  v.setUint8(0, 0x45);
+  v.setUint16(2, out.length);
+  v.setUint16(4, ident & 0xffff);
+  v.setUint16(6, FLAG_DF);
+  v.setUint8(8, TTL);
+  v.setUint8(9, protocol);
+  v.setInt32(12, src);
+  v.setInt32(16, dst);
+  // RFC 791 §3.1: the checksum is computed over the header with the checksum field zero.
+  v.setUint16(10, finish(onesSum(out, 0, IPV4_HEADER_LENGTH)));
+  out.set(payload, IPV4_HEADER_LENGTH);
+  return out;
+}
+
+export interface Ipv4Header {
+  /** Signed, like IPv4 keys. */
+  readonly src: number;
+  readonly dst: number;
+  readonly protocol: number;
+  /** Offsets of the payload within the buffer the header was read from. */
+  readonly payloadStart: number;
+  readonly payloadEnd: number;
+}
+
+/**
+ * Reads the IPv4 header at `at`, or undefined for what ip_rcv drops: not version 4, a header shorter than
+ * 20 bytes, a total length the frame cannot hold, a checksum that does not verify, or a fragment
+ * (reassembly is not modelled: the lab's datagrams fit one frame).
+ */
+export function parseIpv4(bytes: Uint8Array, at: number): Ipv4Header | undefined {
+  if (bytes.length < at + IPV4_HEADER_LENGTH) return undefined;
+  const v = new DataView(bytes.buffer, bytes.byteOffset + at, bytes.length - at);
+  const first = v.getUint8(0);
+  const headerLength = (first & 0x0f) * 4;
+  const total = v.getUint16(2);
+  if (first >> 4 !== 4 || headerLength < IPV4_HEADER_LENGTH || total < headerLength || total > v.byteLength)
+    return undefined;
+  if (finish(onesSum(bytes, at, at + headerLength)) !== 0) return undefined;
+  // More Fragments set or a non-zero offset.
+  if ((v.getUint16(6) & 0x3fff) !== 0) return undefined;
+  return {
+    src: v.getInt32(12),
+    dst: v.getInt32(16),
+    protocol: v.getUint8(9),
+    payloadStart: at + headerLength,
+    payloadEnd: at + total,
+  };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ETHERTYPE_IPV4,
+  ETHERTYPE_IPV6,
+  decodeEthernet,
+  decodeIpv6,
+  internetChecksum,
+  upperLayerChecksum,
+} from '../../core/l2/wire/index.ts';
+import { IpAddress } from '../../core/net/index.ts';
+import { lan, record, v4, v6 } from './test-support.ts';
+
+describe('UDP over the emulated stack', () => {
+  it.each([
+    ['IPv4', v4(12), v4(11)],
+    ['IPv6', v6(12), v6(11)],
+  ])('%s: a datagram crosses with real headers, after neighbour resolution', async (family, to, from) => {
+    const { net, hosts } = lan(2);
+    const [h1, h2] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
+    const events = record(net);
+    const got: { text: string; from: string; port: number }[] = [];
+    h2.udp(to, 9000).onMessage((p, f) =>
+      got.push({ text: new TextDecoder().decode(p), from: f.address, port: f.port }),
+    );
+    const sock = h1.udp(from, 4000);
+    sock.send({ address: to, port: 9000 }, new TextEncoder().encode('hello'));
+    await net.run(10);
+    expect(got).toEqual([{ text: 'hello', from, port: 4000 }]);
+
+    const data = events.find(
+      (e) =>
+        e.kind === 'frame' &&
+        e.action === 'delivered' &&
+        e.host === 'h2' &&
+        decodeEthernet(e.bytes).etherType !== 0x0806 &&
+        !isNdp(e.bytes),
+    );
+    expect(data?.kind).toBe('frame');
+    const eth = decodeEthernet((data as { bytes: Uint8Array }).bytes);
+    expect(eth.src.toString()).toBe('02:00:00:00:00:01');
+    expect(eth.dst.toString()).toBe('02:00:00:00:00:02');
+    if (family === 'IPv4') {
+      expect(eth.etherType).toBe(ETHERTYPE_IPV4);
+      const ip = eth.payload;
+      expect(ip[0]).toBe(0x45);
+      expect(internetChecksum(ip.subarray(0, 20))).toBe(0);
+      expect(IpAddress.fromBytes(ip.subarray(12, 16)).toString()).toBe(from);
+      expect(IpAddress.fromBytes(ip.subarray(16, 20)).toString()).toBe(to);
+      expect(ip[9]).toBe(17);
+      const udp = ip.subarray(20, (ip[2]! << 8) | ip[3]!);
+      expect((udp[0]! << 8) | udp[1]!).toBe(4000);
+      expect((udp[2]! << 8) | udp[3]!).toBe(9000);
+      expect((udp[4]! << 8) | udp[5]!).toBe(13);
+      const pseudo = new Uint8Array([...ip.subarray(12, 20), 0, 17, 0, udp.length]);
+      expect(internetChecksum(new Uint8Array([...pseudo, ...udp]))).toBe(0);
+    } else {
+      expect(eth.etherType).toBe(ETHERTYPE_IPV6);
+      const ip = decodeIpv6(eth.payload);
+      expect(ip.nextHeader).toBe(17);
+      expect(ip.hopLimit).toBe(64);
+      expect(ip.src.toString()).toBe(from);
+      expect(upperLayerChecksum(ip.src, ip.dst, 17, ip.payload)).toBe(0);
+      expect(new TextDecoder().decode(ip.payload.subarray(8))).toBe('hello');
+    }
+  });
+
+  it('a wildcard socket answers from the address the route picks', async () => {
+    const { net, hosts } = lan(2);
+    const [h1, h2] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
+    const server = h2.udp('0.0.0.0', 7);
+    server.onMessage((p, f) => server.send(f, p));
+    const client = h1.udp('0.0.0.0', 0);
+    const from: string[] = [];
+    client.onMessage((_p, f) => from.push(`${f.address}:${f.port}`));
+    client.send({ address: v4(12), port: 7 }, new Uint8Array(4));
+    await net.run(10);
+    expect(from).toEqual([`${v4(12)}:7`]);
+    expect(client.local.port).toBeGreaterThanOrEqual(32768);
+  });
+});
+
+function isNdp(frame: Uint8Array): boolean {
+  return frame[12] === 0x86 && frame[13] === 0xdd && frame[20] === 58;
+}
