@@ -21,14 +21,14 @@ describe('generateL2Topology at scale (2000 nodes, 10,000 Services)', () => {
     expect(elapsedMs).toBeLessThan(3000);
   });
 
-  it('puts 2000 lblab-nodes and a client on one segment sized for them', () => {
+  it('puts 2000 lblab-nodes and a client on one segment sized for them and the pool', () => {
     expect(topology.segments).toHaveLength(1);
-    expect(String(topology.segments[0]?.ipv4)).toBe('198.18.0.0/21');
+    expect(String(topology.segments[0]?.ipv4)).toBe('198.18.0.0/17');
     expect(String(topology.segments[0]?.ipv6)).toBe('2001:db8::/64');
     expect(topology.nodes.filter((n) => n.kind === 'lblab-node')).toHaveLength(2000);
     expect(topology.nodes.filter((n) => n.kind === 'client').map((n) => n.name)).toEqual(['c1']);
     expect(topology.nodes[0]?.name).toBe('n0001');
-    expect(topology.nodes[1999]?.attachments[0]?.ipv4).toBe('198.18.7.218/21');
+    expect(topology.nodes[1999]?.attachments[0]?.ipv4).toBe('198.18.7.218/17');
   });
 
   it('gives every host unique addresses, all inside the lab ranges', () => {
@@ -56,7 +56,7 @@ describe('generateL2Topology at scale (2000 nodes, 10,000 Services)', () => {
     expect(local.every((s) => s.endpointsOn?.length === 3)).toBe(true);
   });
 
-  it('writes MetalLB configuration with a pool for every Service, beside the segment, in the lab range', () => {
+  it('writes MetalLB configuration with a pool for every Service, on-link for the client, clear of the hosts', () => {
     const config = poolOf(metallbYaml);
     const [pool] = config.pools;
     expect(config.pools).toHaveLength(1);
@@ -65,6 +65,7 @@ describe('generateL2Topology at scale (2000 nodes, 10,000 Services)', () => {
     const range = pool?.addresses[0]?.range;
     expect(range !== undefined && range.size >= 10_000n).toBe(true);
     expect(range !== undefined && labRanges[4].toRange().containsRange(range)).toBe(true);
+    expect(range !== undefined && Prefix.parse('198.18.0.0/17').toRange().containsRange(range)).toBe(true);
     expect(range?.overlaps(Prefix.parse('198.18.0.0/21').toRange())).toBe(false);
   });
 });
@@ -78,13 +79,13 @@ describe('generateL2Topology', () => {
     );
   });
 
-  it('makes a small lab with a /24 and a /24 pool', () => {
+  it('makes a small lab: a /23 whose upper /24 is the pool', () => {
     const { topology, metallbYaml } = generateL2Topology({ nodes: 3, services: 2 });
     expect(topology.nodes.map((n) => `${n.name} ${n.attachments[0]?.ipv4}`)).toEqual([
-      'n0001 198.18.0.11/24',
-      'n0002 198.18.0.12/24',
-      'n0003 198.18.0.13/24',
-      'c1 198.18.0.14/24',
+      'n0001 198.18.0.11/23',
+      'n0002 198.18.0.12/23',
+      'n0003 198.18.0.13/23',
+      'c1 198.18.0.14/23',
     ]);
     expect(poolOf(metallbYaml).pools[0]?.addresses.map((a) => a.text)).toEqual(['198.18.1.0/24']);
   });

@@ -6,7 +6,7 @@
 import { stringify } from 'yaml';
 import { formatIssue } from '../../core/config/issues.ts';
 import { Random } from '../../core/runtime/random.ts';
-import { allocate } from './allocate.ts';
+import { Prefix } from '../../core/net/index.ts';
 import { labRanges } from './lab-ranges.ts';
 import { resolveTopology } from './parse.ts';
 import type { Topology } from './topology.ts';
@@ -78,6 +78,13 @@ function metallbDocuments(pool: string): string {
   return docs.map((d) => stringify(d)).join('---\n');
 }
 
+/** Host bits of a segment whose lower half holds the nodes (from .11) and upper half the pool. */
+function segmentBits(nodes: number, services: number): number {
+  const poolBits = 32 - poolLength(services);
+  const hostBits = Math.ceil(Math.log2(nodes + 32));
+  return Math.max(poolBits, hostBits) + 1;
+}
+
 export function generateL2Topology(options: GenerateOptions): GeneratedTopology {
   const { nodes, services, seed = 1 } = options;
   if (!Number.isInteger(nodes) || nodes < 1)
@@ -96,8 +103,9 @@ export function generateL2Topology(options: GenerateOptions): GeneratedTopology 
     name,
     description: `generated: ${nodes} lblab-nodes and a client on one L2 segment, ${services} Services (seed ${seed})`,
     defaults: { kind: 'lblab-node', links: ['lan'] },
-    // No subnet: addressing sizes the segment for its hosts (a /21 for 2000 nodes).
-    segments: { lan: {} },
+    // The pool must be on-link for the client (Layer-2 mode answers ARP only on the segment), so the
+    // segment holds the hosts in its lower half and the pool in its upper half.
+    segments: { lan: { ipv4: `${labRanges[4].network}/${32 - segmentBits(nodes, services)}` } },
     nodes: { ...Object.fromEntries(nodeNames.map((n) => [n, {}])), c1: { kind: 'client' } },
     services: serviceDocs(services, nodeNames, random),
   };
@@ -105,10 +113,7 @@ export function generateL2Topology(options: GenerateOptions): GeneratedTopology 
   if (!result.ok) {
     throw new RangeError(`cannot generate ${name}:\n${result.errors.map(formatIssue).join('\n')}`);
   }
-  const segment = result.topology.segments[0];
-  const pool =
-    segment === undefined ? undefined : allocate(labRanges[4], poolLength(services), [segment.ipv4]);
-  if (pool === undefined)
-    throw new RangeError(`${services} Services do not fit beside ${nodes} nodes in ${labRanges[4]}`);
+  const half = 1n << BigInt(segmentBits(nodes, services) - 1);
+  const pool = Prefix.of(labRanges[4].network.add(half), 32 - (segmentBits(nodes, services) - 1));
   return { topology: result.topology, metallbYaml: metallbDocuments(pool.toString()) };
 }
