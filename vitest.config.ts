@@ -19,6 +19,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'emulated',
+          include: ['**/*.emulated.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'netns',
           include: ['**/*.netns.test.ts'],
           exclude: ['**/node_modules/**'],

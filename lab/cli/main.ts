@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
 import { registerLabCommands } from './commands/lab.ts';
+import { registerRunCommand } from './commands/run.ts';
 import { registerSpeakerCommand } from './commands/speaker.ts';
 import { exitCodes } from './exit-codes.ts';
 
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .version(packageJson.version)
     .showHelpAfterError()
     .exitOverride();
+  registerRunCommand(program);
   registerConfigCommands(program);
   registerControllerCommand(program);
   registerSpeakerCommand(program);

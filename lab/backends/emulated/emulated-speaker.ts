@@ -1,0 +1,66 @@
+import type { LbConfig } from '../../../core/config/model.ts';
+import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
+import { L2Announcer } from '../../../core/l2/announcer/index.ts';
+import { Membership, type NodeRef } from '../../../core/membership/index.ts';
+import { Prefix } from '../../../core/net/index.ts';
+import { Random } from '../../../core/runtime/random.ts';
+import { L2Speaker, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
+import { interfacesMeta } from '../../../core/speaker/published-interfaces.ts';
+import type { Attachment } from '../../model/topology.ts';
+import type { Host, SimProcess } from '../../sim/index.ts';
+
+export interface EmulatedSpeaker {
+  process: SimProcess;
+  speaker: L2Speaker;
+  announcer: L2Announcer;
+}
+
+/**
+ * Starts the real speaker (membership, election, announcer from core/) as a process on an emulated
+ * host: its clock, UDP socket and raw frame ports come from the process, so kill and freeze act on it
+ * exactly as SIGKILL and SIGSTOP act on `lblab speaker`.
+ */
+export function startEmulatedSpeaker(o: {
+  host: Host;
+  processName: string;
+  self: NodeRef;
+  nodes: readonly NodeRef[];
+  attachments: readonly Attachment[];
+  config: LbConfig;
+  cluster: ClusterSnapshot;
+  seed: number;
+  log: (entry: SpeakerLogEntry) => void;
+}): EmulatedSpeaker {
+  const process = o.host.process(o.processName);
+  const membership = new Membership({
+    clock: process.clock,
+    random: new Random(o.seed),
+    port: process.udp(o.self.address, 7946),
+    self: o.self,
+    nodes: o.nodes,
+  });
+  const announcer = new L2Announcer(
+    process.clock,
+    o.attachments.map((a) => process.rawPort(a.interface)),
+    { name: o.self.name },
+  );
+  const speaker = new L2Speaker({
+    node: o.self.name,
+    clock: process.clock,
+    membership,
+    announcer,
+    log: o.log,
+  });
+  membership.setMeta(
+    interfacesMeta(
+      o.attachments.map((a) => ({
+        name: a.interface,
+        prefixes: [Prefix.parse(a.ipv4), Prefix.parse(a.ipv6)],
+      })),
+    ),
+  );
+  speaker.setConfig(o.config);
+  speaker.setCluster(o.cluster);
+  membership.start();
+  return { process, speaker, announcer };
+}

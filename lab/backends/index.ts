@@ -1,0 +1,13 @@
+/** The backends `lblab run` can use; the real-network ones join as their issues land. */
+import type { Backend } from '../runner/backend.ts';
+import { emulatedBackend } from './emulated/index.ts';
+
+const backends: readonly Backend[] = [emulatedBackend];
+
+export function backendNames(): string[] {
+  return backends.map((b) => b.name);
+}
+
+export function backendNamed(name: string): Backend | undefined {
+  return backends.find((b) => b.name === name);
+}

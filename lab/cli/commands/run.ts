@@ -1,0 +1,102 @@
+/** `lblab run`: runs scenarios on a backend, writes result.json, report.md and junit.xml, gates the result. */
+import type { Command } from 'commander';
+import { randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import { applyGates, exitCodeFor, loadGates, writeReports } from '../../../reports/index.ts';
+import { catalog, defaultSuite } from '../../../scenarios/index.ts';
+import { backendNamed, backendNames } from '../../backends/index.ts';
+import { newRunId } from '../../backends/netns/names.ts';
+import { formatIssue } from '../../../core/config/index.ts';
+import { readTopology } from '../../model/index.ts';
+import type { Topology } from '../../model/topology.ts';
+import { createProgress } from '../../runner/progress.ts';
+import { runSuite } from '../../runner/run-suite.ts';
+import { exitCodes } from '../exit-codes.ts';
+import { processOutput, type Output } from '../output.ts';
+
+export interface RunArgs {
+  backend: string;
+  topology: string;
+  scenario?: string[];
+  gates: string;
+  out: string;
+  seed?: string;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'run lab scenarios on a backend and write a gated report (exit 0 pass, 1 a gate failed, 2 error)',
+    )
+    .option('--backend <name>', `where to run: ${backendNames().join(', ')}`, 'emulated')
+    .option('--topology <file>', 'topology for scenarios that do not name their own', defaultSuite.topology)
+    .option(
+      '--scenario <name...>',
+      `scenarios to run (default: all): ${catalog.map((s) => JSON.stringify(s.name)).join(', ')}`,
+    )
+    .option('--gates <file>', 'release gates to apply', 'reports/gates.yaml')
+    .option('--out <dir>', 'artifacts go to <dir>/<runId>/', 'reports/out')
+    .option('--seed <n>', 'seed of the emulated network (printed on every run, to replay it)')
+    .action(async (opts: RunArgs) => {
+      process.exitCode = await run(opts, processOutput);
+    });
+}
+
+export async function run(args: RunArgs, out: Output): Promise<number> {
+  const fail = (message: string) => (out.stderr(`lblab run: ${message}`), exitCodes.error);
+  const backend = backendNamed(args.backend);
+  if (!backend)
+    return fail(
+      `unknown backend ${JSON.stringify(args.backend)}; choose one of ${backendNames().join(', ')}`,
+    );
+  const seed = args.seed === undefined ? randomInt(2 ** 31) : Number(args.seed);
+  if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32)
+    return fail(`--seed must be a whole number 0..4294967295`);
+  const wanted = args.scenario ?? catalog.map((s) => s.name);
+  const unknown = wanted.filter((n) => !catalog.some((s) => s.name === n));
+  if (unknown.length > 0) {
+    return fail(
+      `unknown scenario ${unknown.map((n) => JSON.stringify(n)).join(', ')}; known: ${catalog.map((s) => JSON.stringify(s.name)).join(', ')}`,
+    );
+  }
+  const gates = await loadGates(args.gates);
+  if (!gates.ok) {
+    for (const e of gates.errors) out.stderr(formatIssue(e));
+    return exitCodes.error;
+  }
+  // Topologies are read (and rejected with file and field path) before anything starts.
+  const topologies = new Map<string, Topology>();
+  const scenarios = catalog.filter((s) => wanted.includes(s.name));
+  for (const path of new Set(scenarios.map((s) => s.topology ?? args.topology))) {
+    const read = await readTopology(path);
+    if (!read.ok) {
+      for (const e of read.errors) out.stderr(formatIssue(e));
+      return exitCodes.error;
+    }
+    topologies.set(path, read.topology);
+  }
+
+  const runId = newRunId();
+  const progress = createProgress();
+  out.stdout(`lblab run ${runId}: backend ${backend.name}, seed ${seed}, ${scenarios.length} scenario(s)`);
+  const raw = await runSuite({
+    backend,
+    topologies: async (path) => topologies.get(path)!,
+    defaultTopology: args.topology,
+    scenarios,
+    seed,
+    runId,
+    progress,
+  });
+  const result = applyGates(raw, gates.rules);
+  const dir = join(args.out, runId);
+  await writeReports(dir, result);
+  const code = exitCodeFor(result);
+  out.stdout(`report: ${join(dir, 'report.md')} (also result.json, junit.xml)`);
+  out.stdout(
+    `replay: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}`,
+  );
+  out.stdout(code === 0 ? 'all gates passed' : code === 1 ? 'a gate failed' : 'a scenario errored');
+  return code;
+}

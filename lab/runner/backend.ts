@@ -1,0 +1,71 @@
+/**
+ * What a backend (emulated, netns, docker, kind) gives the runner: a running lab built from a topology,
+ * with one vocabulary of faults and observations. Scenarios never see which backend runs them.
+ */
+import type { ProbeSummary } from '../probes/outage.ts';
+import type { Topology } from '../model/topology.ts';
+import type { TimelineEvent } from '../../reports/result.ts';
+
+/** What a scenario may need; a backend without it reports the scenario not-applicable, with the reason. */
+export type Capability =
+  'l2' | 'ipv6' | 'bgp' | 'bfd' | 'kill' | 'hang' | 'restart' | 'link' | 'partition' | 'impair';
+
+export interface UpOptions {
+  seed: number;
+  runId: string;
+  /** Where the backend reports what happened (faults, ownership changes, neighbour updates, gaps). */
+  timeline: (event: Omit<TimelineEvent, 'atMs'>) => void;
+}
+
+export interface Backend {
+  readonly name: string;
+  /** `true` for what it can do; for what it cannot, the reason (an absent capability is not supported). */
+  readonly capabilities: ReadonlyMap<Capability, true | string>;
+  up(topology: Topology, options: UpOptions): Promise<RunningLab>;
+}
+
+export interface ProbeOptions {
+  ratePps: number;
+  seconds: number;
+  port?: number;
+}
+
+export interface NodeControl {
+  /** The whole node dies: speaker gone, all its links down (no goodbye to anyone). */
+  kill(): Promise<void>;
+  /** The speaker freezes (SIGSTOP) and all the node's traffic is dropped: a silent death. */
+  hang(): Promise<void>;
+  /** Undoes hang: the speaker resumes and traffic flows again. */
+  resume(): Promise<void>;
+  /** Graceful restart of the speaker: SIGTERM (leave, grace window), then start again. */
+  restart(): Promise<void>;
+  /** Brings a node that was killed back: links up, speaker started. */
+  revive(): Promise<void>;
+  linkDown(iface?: string): Promise<void>;
+  linkUp(iface?: string): Promise<void>;
+}
+
+export interface RunningLab {
+  /** Milliseconds since the lab came up (virtual time on the emulated backend). */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /**
+   * Waits for `work`, letting the backend's time pass meanwhile (the emulator advances its virtual
+   * clock only while the runner waits through here).
+   */
+  drive<T>(work: Promise<T>): Promise<T>;
+  /** The lblab nodes, by name. */
+  nodes(): string[];
+  /** A service's load-balancer addresses (IPv4 first), once the controller assigned them. */
+  serviceAddresses(service: string): string[];
+  /** Sequenced UDP probes from a client to an address, bounded by rate × seconds. */
+  probe(client: string, target: string, options: ProbeOptions): Promise<ProbeSummary>;
+  /** Which node the client's traffic for `address` goes to now (its neighbour entry), if any. */
+  carrier(client: string, address: string): Promise<string | undefined>;
+  /** The nodes that answer ARP/NDP for `address` right now, as a client on the segment would see. */
+  announcers(address: string): Promise<string[]>;
+  node(name: string): NodeControl;
+  partition(a: readonly string[], b: readonly string[]): Promise<void>;
+  heal(): Promise<void>;
+  down(): Promise<void>;
+}

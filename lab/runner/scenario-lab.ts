@@ -1,0 +1,181 @@
+import type { GateResult, StepResult, TimelineEvent } from '../../reports/result.ts';
+import type { ProbeSummary } from '../probes/outage.ts';
+import type { NodeControl, ProbeOptions, RunningLab } from './backend.ts';
+import { evaluateGate } from '../../reports/index.ts';
+import { CheckFailedError, conditionOf, type Threshold } from './checks.ts';
+
+/** Records a timeline event now, or at `atMs` when it happened earlier (e.g. a gap found afterwards). */
+type Note = (event: Omit<TimelineEvent, 'atMs'> & { atMs?: number }) => void;
+
+/**
+ * What a scenario sees: the running lab in the shared vocabulary, plus steps, bounded checks,
+ * measurements and gates. Every wait goes through the backend's `drive`, so the same scenario runs in
+ * virtual time on the emulator and in wall time on a real network.
+ */
+export class ScenarioLab {
+  readonly measurements: Record<string, number> = {};
+  readonly gates: GateResult[] = [];
+  readonly steps: StepResult[] = [];
+
+  constructor(
+    private readonly lab: RunningLab,
+    private readonly note: Note,
+  ) {}
+
+  nodes(): string[] {
+    return this.lab.nodes();
+  }
+
+  service(name: string) {
+    return {
+      /** The service's address of a family (IPv4 by default). */
+      address: (family: 4 | 6 = 4): string => {
+        const found = this.lab.serviceAddresses(name).find((a) => (family === 6) === a.includes(':'));
+        if (!found) throw new Error(`service ${name} has no IPv${family} address`);
+        return found;
+      },
+    };
+  }
+
+  client(name: string) {
+    return {
+      /** Starts probing at once; awaiting the result lets lab time pass until the probes are done. */
+      probe: (target: string, options: ProbeOptions): PromiseLike<ProbeSummary> => {
+        this.note({
+          source: name,
+          kind: 'probe',
+          message: `probing ${target} at ${options.ratePps}/s for ${options.seconds} s`,
+        });
+        const startedAt = this.lab.now();
+        const running = this.lab.probe(name, target, options).then((summary) => {
+          // Put each outage on the timeline where it happened, between the replies around it.
+          for (const g of summary.gaps) {
+            this.note({
+              atMs: startedAt + (g.lastSeqBefore * 1000) / options.ratePps,
+              source: name,
+              kind: 'outage',
+              message: `no replies from ${target} for ${Math.round(g.gapMs)} ms (probes ${g.lastSeqBefore}..${g.firstSeqAfter}; served by ${g.serverBefore}, then ${g.serverAfter})`,
+            });
+          }
+          return summary;
+        });
+        return { then: (ok, fail) => this.lab.drive(running).then(ok, fail) };
+      },
+      /** The node the client's traffic to `target` goes to now. */
+      carrier: async (target: string): Promise<string> => {
+        const node = await this.lab.carrier(name, target);
+        if (!node) throw new Error(`${name} has no neighbour entry for ${target}`);
+        return node;
+      },
+    };
+  }
+
+  /** The nodes answering ARP/NDP for an address now. */
+  announcers(address: string): Promise<string[]> {
+    return this.lab.drive(this.lab.announcers(address));
+  }
+
+  node(name: string): NodeControl {
+    const control = this.lab.node(name);
+    const wrap =
+      (verb: keyof NodeControl) =>
+      async (...args: [string?]) => {
+        this.note({ source: name, kind: 'fault', message: `${verb}${args[0] ? ` ${args[0]}` : ''}` });
+        await this.lab.drive(control[verb](...args));
+      };
+    return {
+      kill: wrap('kill'),
+      hang: wrap('hang'),
+      resume: wrap('resume'),
+      restart: wrap('restart'),
+      revive: wrap('revive'),
+      linkDown: wrap('linkDown'),
+      linkUp: wrap('linkUp'),
+    };
+  }
+
+  async partition(a: readonly string[], b: readonly string[]): Promise<void> {
+    this.note({ source: 'lab', kind: 'fault', message: `partition [${a.join(', ')}] | [${b.join(', ')}]` });
+    await this.lab.drive(this.lab.partition(a, b));
+  }
+
+  async heal(): Promise<void> {
+    this.note({ source: 'lab', kind: 'fault', message: 'heal partition' });
+    await this.lab.drive(this.lab.heal());
+  }
+
+  /** Restarts the speaker of every node, one after the other, gracefully. */
+  async rollingRestart(pauseMs = 2000): Promise<void> {
+    for (const n of this.lab.nodes()) {
+      await this.node(n).restart();
+      await this.sleep(pauseMs);
+    }
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.lab.drive(this.lab.sleep(ms));
+  }
+
+  now(): number {
+    return this.lab.now();
+  }
+
+  /** A named part of the story; a failure inside is recorded against the step and ends the scenario. */
+  async step<T>(name: string, body: () => Promise<T> | T): Promise<T> {
+    const start = this.lab.now();
+    this.note({ source: 'lab', kind: 'step', message: name });
+    try {
+      const value = await body();
+      this.steps.push({ name, status: 'pass', durationMs: this.lab.now() - start });
+      return value;
+    } catch (err) {
+      const failed = err instanceof CheckFailedError;
+      this.steps.push({
+        name,
+        status: failed ? 'fail' : 'error',
+        durationMs: this.lab.now() - start,
+        message: (err as Error).message,
+      });
+      throw err;
+    }
+  }
+
+  /** Polls `check` every `everyMs` until it holds; fails after `withinMs`. Returns how long it took. */
+  async eventually(
+    what: string,
+    check: () => Promise<boolean> | boolean,
+    o: { withinMs: number; everyMs?: number },
+  ): Promise<number> {
+    const start = this.lab.now();
+    for (;;) {
+      if (await check()) return this.lab.now() - start;
+      if (this.lab.now() - start >= o.withinMs)
+        throw new CheckFailedError(`${what}: not within ${o.withinMs} ms`);
+      await this.sleep(o.everyMs ?? 50);
+    }
+  }
+
+  /** Polls `check` every `everyMs` for `forMs`; fails the first time it does not hold. */
+  async consistently(
+    what: string,
+    check: () => Promise<boolean> | boolean,
+    o: { forMs: number; everyMs?: number },
+  ): Promise<void> {
+    const start = this.lab.now();
+    while (this.lab.now() - start < o.forMs) {
+      if (!(await check()))
+        throw new CheckFailedError(`${what}: stopped holding after ${this.lab.now() - start} ms`);
+      await this.sleep(o.everyMs ?? 50);
+    }
+  }
+
+  measure(name: string, value: number): void {
+    this.measurements[name] = value;
+    this.note({ source: 'lab', kind: 'measure', message: `${name} = ${value}` });
+  }
+
+  /** The author's expectation on a measurement; a missing measurement fails the gate. */
+  gate(measurement: string, threshold: Threshold): void {
+    this.gates.push(evaluateGate(measurement, conditionOf(threshold), this.measurements));
+  }
+}
