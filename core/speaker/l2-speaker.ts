@@ -3,7 +3,7 @@ import type { LbConfig } from '../config/model.ts';
 import type { L2Announcer, OwnedVip } from '../l2/announcer/index.ts';
 import { l2Assignments, type L2AssignmentOptions } from '../l2/election/index.ts';
 import type { Change, Membership } from '../membership/index.ts';
-import type { Clock } from '../runtime/clock.ts';
+import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import { interfacesByNode } from './published-interfaces.ts';
 
 /** One line of the speaker's log: what changed, and why. */
@@ -20,6 +20,11 @@ export interface L2SpeakerDeps {
   announcer: L2Announcer;
   log: (entry: SpeakerLogEntry) => void;
   election?: L2AssignmentOptions;
+  /**
+   * The election over all services (default l2Assignments). The emulator passes a memoised one shared by
+   * every emulated speaker: with the same inputs every speaker computes the same answer anyway.
+   */
+  assign?: typeof l2Assignments;
 }
 
 /**
@@ -35,9 +40,12 @@ export class L2Speaker {
   private owners = new Map<string, string | undefined>();
   private leaving = false;
   private readonly detach: (() => void)[] = [];
+  private readonly timers: NamedTimers<'recompute'>;
+  private triggers: string[] = [];
 
   constructor(private readonly deps: L2SpeakerDeps) {
     const { membership, announcer } = deps;
+    this.timers = new NamedTimers(deps.clock, `${deps.node} `);
     this.detach.push(
       membership.onChange((c) => this.onMembershipChange(c)),
       membership.onSynced(() => this.recompute('membership synced')),
@@ -77,6 +85,7 @@ export class L2Speaker {
   }
 
   close(reason: string): void {
+    this.timers.disarmAll();
     for (const d of this.detach.splice(0)) d();
     this.deps.announcer.close(reason);
     this.deps.membership.stop();
@@ -92,15 +101,27 @@ export class L2Speaker {
       this.deps.announcer.reannounce(`${c.node} is back (${c.reason})`);
   }
 
+  /**
+   * Changes arrive in bursts (a death is learned from several peers, a config reload touches many
+   * services): they are folded into one election at the end of the current instant, which costs no time.
+   */
   private recompute(trigger: string): void {
+    if (!this.triggers.includes(trigger)) this.triggers.push(trigger);
+    if (!this.timers.isArmed('recompute')) this.timers.arm('recompute', 0, () => this.elect());
+  }
+
+  private elect(): void {
+    const trigger = this.triggers.join(', ');
+    this.triggers = [];
     const { snapshot, config, deps } = this;
     if (this.leaving || !snapshot || !config || !deps.membership.synced()) return;
-    const members = deps.membership.members();
-    const results = l2Assignments(
+    const assign = deps.assign ?? l2Assignments;
+    const alive = deps.membership.alive();
+    const results = assign(
       snapshot,
       config,
-      deps.membership.alive(),
-      interfacesByNode(members),
+      alive,
+      interfacesByNode(deps.membership.members()),
       deps.election,
     );
     const owned: OwnedVip[] = [];

@@ -5,6 +5,7 @@ import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../run
 import { Network, type Host } from '../../sim/index.ts';
 import { labCluster, type LabCluster } from '../cluster.ts';
 import { startEmulatedSpeaker, type EmulatedSpeaker } from './emulated-speaker.ts';
+import { sharedElection } from './shared-election.ts';
 
 /** How long a scenario may wait on one thing, in virtual time, before the run is declared stuck. */
 const driveLimitMs = 10 * 60_000;
@@ -21,6 +22,7 @@ export class EmulatedLab implements RunningLab {
   private readonly hosts = new Map<string, Host>();
   private readonly refs: NodeRef[];
   private restarts = 0;
+  private readonly election = sharedElection();
 
   private constructor(
     private readonly topology: Topology,
@@ -123,7 +125,10 @@ export class EmulatedLab implements RunningLab {
     const host = this.host(name);
     const speaker = () => this.speakers.get(name);
     const allLinks = (up: boolean) => {
-      for (const i of host.interfaces()) up ? host.linkUp(i.name) : host.linkDown(i.name);
+      for (const i of host.interfaces()) {
+        if (up) host.linkUp(i.name);
+        else host.linkDown(i.name);
+      }
     };
     return {
       kill: async () => {
@@ -155,6 +160,34 @@ export class EmulatedLab implements RunningLab {
     };
   }
 
+  /** What `lblab lab up` prints: every host with its addresses and MACs, every service and its announcer. */
+  async manifest(): Promise<Record<string, unknown>> {
+    const hosts = [...this.hosts].map(([name, h]) => ({
+      name,
+      kind: this.topology.nodes.find((n) => n.name === name)!.kind,
+      interfaces: h.interfaces().map((i) => ({
+        name: i.name,
+        mac: i.mac.toString(),
+        addresses: this.topology.nodes
+          .find((n) => n.name === name)!
+          .attachments.filter((a) => a.interface === i.name)
+          .flatMap((a) => [a.ipv4, a.ipv6]),
+      })),
+      ...(this.speakers.has(name) && { speaker: this.speakers.get(name)!.process.name }),
+    }));
+    const services = await Promise.all(
+      this.cluster.snapshot.services.map(async (svc) => {
+        const addresses = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!);
+        return {
+          name: `${svc.metadata.namespace}/${svc.metadata.name}`,
+          addresses,
+          announcedBy: await this.announcers(addresses[0]!),
+        };
+      }),
+    );
+    return { topology: this.topology.name, hosts, services };
+  }
+
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {
     this.net.partition(a, b);
   }
@@ -183,6 +216,7 @@ export class EmulatedLab implements RunningLab {
         config: this.cluster.config,
         cluster: this.cluster.snapshot,
         seed: (this.o.seed ^ Math.imul(restart + 1, 0x9e3779b1)) >>> 0,
+        assign: this.election,
         // At scale, membership chatter would drown the timeline; ownership changes always go in.
         log: (e) => {
           if (verbose || e.kind !== 'membership')

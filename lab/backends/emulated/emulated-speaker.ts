@@ -1,6 +1,7 @@
 import type { LbConfig } from '../../../core/config/model.ts';
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import { L2Announcer } from '../../../core/l2/announcer/index.ts';
+import type { l2Assignments } from '../../../core/l2/election/index.ts';
 import { Membership, type NodeRef } from '../../../core/membership/index.ts';
 import { Prefix } from '../../../core/net/index.ts';
 import { Random } from '../../../core/runtime/random.ts';
@@ -30,6 +31,7 @@ export function startEmulatedSpeaker(o: {
   cluster: ClusterSnapshot;
   seed: number;
   log: (entry: SpeakerLogEntry) => void;
+  assign: typeof l2Assignments;
 }): EmulatedSpeaker {
   const process = o.host.process(o.processName);
   const membership = new Membership({
