@@ -1,4 +1,5 @@
 import { benchAllocator } from './allocator.ts';
+import { benchEmulatedScale } from './emulated-scale.ts';
 import { benchMembership } from './membership.ts';
 import type { Bench } from './types.ts';
 
@@ -6,4 +7,5 @@ import type { Bench } from './types.ts';
 export const benches: Bench[] = [
   { name: 'allocator', run: benchAllocator },
   { name: 'membership', run: benchMembership },
+  { name: 'emulated-scale', run: benchEmulatedScale },
 ];
