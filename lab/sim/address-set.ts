@@ -7,30 +7,48 @@ import { type IpKey, ipKeyOf } from './addresses.ts';
  * service addresses once rather than 2000 times.
  */
 export class AddressSet {
-  private readonly keys = new Set<IpKey>();
+  private readonly members = new Set<IpKey>();
+  private readonly watchers = new Set<(key: IpKey, added: boolean) => void>();
 
   constructor(ips: Iterable<string> = []) {
     for (const ip of ips) this.add(ip);
   }
 
   add(ip: string): void {
-    this.keys.add(ipKeyOf(IpAddress.parse(ip)));
+    const key = ipKeyOf(IpAddress.parse(ip));
+    if (this.members.has(key)) return;
+    this.members.add(key);
+    for (const w of this.watchers) w(key, true);
   }
 
   delete(ip: string): boolean {
-    return this.keys.delete(ipKeyOf(IpAddress.parse(ip)));
+    const key = ipKeyOf(IpAddress.parse(ip));
+    if (!this.members.delete(key)) return false;
+    for (const w of this.watchers) w(key, false);
+    return true;
   }
 
   has(ip: string): boolean {
-    return this.keys.has(ipKeyOf(IpAddress.parse(ip)));
+    return this.members.has(ipKeyOf(IpAddress.parse(ip)));
   }
 
   get size(): number {
-    return this.keys.size;
+    return this.members.size;
   }
 
   /** @internal */
   hasKey(key: IpKey): boolean {
-    return this.keys.has(key);
+    return this.members.has(key);
+  }
+
+  /** @internal */
+  keys(): IterableIterator<IpKey> {
+    return this.members.keys();
+  }
+
+  /** @internal Calls `watcher` on every addition and removal; returns the function that stops it. */
+  watch(watcher: (key: IpKey, added: boolean) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 }

@@ -27,32 +27,32 @@ export function arpInput(iface: NetInterface, frame: Uint8Array): void {
   const tip = ipKeyAt(b, AT + 24, 4) as number;
   // arp_process: requests about multicast or loopback targets are bogus.
   if (tip >>> 28 === 0xe || tip >>> 24 === 127) return;
-  const host = iface.host;
-  const book = iface.addresses;
+  const ownKey = own.addr.key;
 
   if (sip === 0) {
     // An RFC 5227 probe (Duplicate Address Detection): answered if it asks for our address on this
     // interface, and nothing is learnt from it.
-    if (op === OP_REQUEST && tip === own.addr.key) reply(iface, macAt(b, AT + 8), UNSPECIFIED, own.addr.ip);
+    if (op === OP_REQUEST && tip === ownKey) reply(iface, macAt(b, AT + 8), UNSPECIFIED, own.addr.ip);
     return;
   }
 
-  if (op === OP_REQUEST && host.isLocalKey(tip)) {
-    // arp_ignore=1: answer only for an address configured on the receiving interface. A service address on
-    // lo is local but never answered here (the speaker answers it), and Linux then learns nothing from the
-    // request either.
-    if (tip !== own.addr.key) return;
-    const sender = book.at(b, AT + 14, 4);
-    const sha = macAt(b, AT + 8);
+  if (op === OP_REQUEST && tip === ownKey) {
     // neigh_event_ns: the asker gets an entry (created if need be), STALE, its address overriding ours.
+    const sender = iface.addresses.at(b, AT + 14, 4);
+    const sha = macAt(b, AT + 8);
     iface.arp.update(iface.arp.lookupOrCreate(sender), sha, 'STALE', OVERRIDE, 'ARP request for our address');
     reply(iface, sha, sender.ip, own.addr.ip);
     return;
   }
 
-  // arp_accept=0: nothing else creates an entry; an existing entry for the sender is updated.
+  // arp_accept=0: nothing else creates an entry; an existing entry for the sender may be updated. (Most
+  // broadcasts end here, so the cheapest test comes first.)
   const entry = iface.arp.get(sip);
   if (entry === undefined) return;
+  // arp_ignore=1: a request for another local address (a service address on lo) is not answered, and
+  // Linux then learns nothing from it either.
+  const host = iface.host;
+  if (op === OP_REQUEST && host.isLocalKey(tip)) return;
   // arp_is_garp: sender IP = target IP, and for the reply form also target MAC = sender MAC, about an
   // address that is not ours. MetalLB's reply form (target MAC broadcast) is therefore not gratuitous to
   // Linux; its request form (RFC 5227 announcement) is.

@@ -14,6 +14,11 @@ export interface SimContext {
   readonly addresses: AddressBook;
   readonly partitions: Partitions;
   readonly linkDefaults: Impairment;
+  /**
+   * Counts carrier changes network-wide. A frame remembers the count when it leaves; a link whose carrier
+   * changed since (its own count is higher) does not carry it any more.
+   */
+  readonly carrier: { version: number };
   /** An independent random stream for a new part, so one link's losses do not shift another's. */
   fork(): Random;
   segment(name: string): Segment;

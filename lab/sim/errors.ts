@@ -5,6 +5,15 @@ export class SimDuplicateError extends LblabError {
   readonly code = 'SIM_DUPLICATE';
 }
 
+/** A host name the network does not have. */
+export class SimUnknownHostError extends LblabError {
+  readonly code = 'SIM_UNKNOWN_HOST';
+
+  constructor(readonly host: string) {
+    super(`the network has no host ${JSON.stringify(host)}`);
+  }
+}
+
 /** An interface name the host does not have. */
 export class SimUnknownInterfaceError extends LblabError {
   readonly code = 'SIM_UNKNOWN_INTERFACE';

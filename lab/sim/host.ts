@@ -81,6 +81,7 @@ export class Host implements UdpStack {
     for (const a of [iface.ipv4, iface.ipv6]) if (a !== undefined) this.onInterface.set(a.addr.key, iface);
     this.ifaces.set(ifname, iface);
     seg.attach(iface.link);
+    iface.attached();
     return iface;
   }
 

@@ -13,8 +13,6 @@ export interface Impairment {
   readonly rateMbps?: number;
 }
 
-export const NO_IMPAIRMENT: Impairment = { delayMs: 0, jitterMs: 0, lossPct: 0 };
-
 /** A complete, checked impairment from the fields given (missing ones are zero). */
 export function impairment(given: Partial<Impairment>, where: string): Impairment {
   const out: Impairment = {

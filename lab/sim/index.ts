@@ -3,7 +3,7 @@
 export { Network, type NetworkOptions } from './network.ts';
 export { Segment, type SegmentOptions, type MacTableEntry } from './segment.ts';
 export { Link } from './link.ts';
-export { type Impairment, NO_IMPAIRMENT } from './impairment.ts';
+export type { Impairment } from './impairment.ts';
 export { Partition } from './partitions.ts';
 export { Host } from './host.ts';
 export { NetInterface, type AttachOptions, type IfAddress } from './interface.ts';
@@ -22,5 +22,6 @@ export {
   SimDuplicateError,
   SimStalledError,
   SimTimeoutError,
+  SimUnknownHostError,
   SimUnknownInterfaceError,
 } from './errors.ts';

@@ -43,6 +43,11 @@ export interface IfAddress {
 const BROADCAST = new Uint8Array(6).fill(0xff);
 const ALL_NODES_KEY = ipKeyOf(ALL_NODES);
 const ICMPV6 = 58;
+// Module-local copies: read once per frame on the hottest path.
+const ARP = ETHERTYPE_ARP;
+const IPV4 = ETHERTYPE_IPV4;
+const IPV6 = ETHERTYPE_IPV6;
+const VLAN = ETHERTYPE_VLAN;
 
 /**
  * One network interface of a host: its MAC and addresses, the NIC's receive filter, the packet taps
@@ -58,6 +63,7 @@ export class NetInterface implements LinkEndpoint {
   /** @internal */
   readonly nd: NeighbourTable;
   private readonly taps = new Set<SimRawPort>();
+  private readonly tapWatches = new Map<SimRawPort, () => void>();
   private readonly net4: number;
   private readonly mask4: number;
   private readonly solicitedKey: IpKey | undefined;
@@ -85,19 +91,24 @@ export class NetInterface implements LinkEndpoint {
     const params = { ...LINUX_NEIGHBOUR_DEFAULTS, ...o.neighbour };
     const dropped = host.packetDropped.bind(host);
     const transmit = this.transmitPacket.bind(this);
-    this.arp = new NeighbourTable(ctx, host.name, name, params, ctx.fork(), {
+    // The switch learns which addresses this port cares about from the tables (see Interest).
+    const index = {
+      add: (key: IpKey) => segment.interest.add(key, this.link),
+      remove: (key: IpKey) => segment.interest.remove(key, this.link),
+    };
+    this.arp = new NeighbourTable(ctx, host.name, name, params, ctx.fork(), index, {
       solicit: (target, unicast) => arpSolicit(this, target, unicast),
       transmit,
       dropped,
     });
-    this.nd = new NeighbourTable(ctx, host.name, name, params, ctx.fork(), {
+    this.nd = new NeighbourTable(ctx, host.name, name, params, ctx.fork(), index, {
       solicit: (target, unicast) => ndiscSolicit(this, target, unicast),
       transmit,
       dropped,
     });
     const impaired =
       o.impairment === undefined ? ctx.linkDefaults : impairment(o.impairment, `link ${where}`);
-    this.link = new Link(ctx, host.name, name, segment, this, ctx.fork(), impaired);
+    this.link = new Link(ctx, host.name, name, segment, this, ctx.fork(), impaired, segment.nextIndex);
   }
 
   /** @internal */
@@ -133,14 +144,31 @@ export class NetInterface implements LinkEndpoint {
 
   /** @internal A frame from the link: the NIC filter, then the taps, then the protocols. */
   receive(frame: Uint8Array): void {
-    if (frame.length < 14) return;
-    if ((frame[0]! & 1) !== 0) {
-      // Multicast passes the NIC filter for the groups the stack joined, or all of it once a packet socket
-      // asked for all-multicast (the speaker's AF_PACKET port does, to hear NS for service addresses).
-      if (this.taps.size === 0 && !this.joinedMac(frame)) return;
-    } else if (!macEquals(frame, 0, this.mac.bytes, 0)) {
-      return;
-    }
+    if (!this.accepts(frame)) return;
+    this.traceDelivered(frame);
+    const type = (frame[12]! << 8) | frame[13]!;
+    // Packet sockets see a frame before the protocols do (__netif_receive_skb_core runs ptype_all first).
+    if (this.taps.size > 0 && tapped(frame, type)) for (const tap of this.taps) tap.deliver(frame);
+    if (type === ARP) arpInput(this, frame);
+    else if (type === IPV4) this.host.ipv4Input(this, frame);
+    else if (type === IPV6) this.host.ipv6Input(this, frame);
+  }
+
+  /** @internal A frame this host has no use for (see Interest): it arrives, and nothing comes of it. */
+  ignore(frame: Uint8Array): void {
+    if (this.accepts(frame)) this.traceDelivered(frame);
+  }
+
+  /** The NIC's receive filter. */
+  private accepts(frame: Uint8Array): boolean {
+    if (frame.length < 14) return false;
+    // Multicast passes for the groups the stack joined, or all of it once a packet socket asked for
+    // all-multicast (the speaker's AF_PACKET port does, to hear NS for service addresses).
+    if ((frame[0]! & 1) !== 0) return this.taps.size > 0 || this.joinedMac(frame);
+    return macEquals(frame, 0, this.mac.bytes, 0);
+  }
+
+  private traceDelivered(frame: Uint8Array): void {
     const { tracer, clock } = this.ctx;
     if (tracer.active) {
       tracer.emit({
@@ -152,12 +180,6 @@ export class NetInterface implements LinkEndpoint {
         bytes: frame,
       });
     }
-    const type = (frame[12]! << 8) | frame[13]!;
-    // Packet sockets see a frame before the protocols do (__netif_receive_skb_core runs ptype_all first).
-    if (this.taps.size > 0 && tapped(frame, type)) for (const tap of this.taps) tap.deliver(frame);
-    if (type === ETHERTYPE_ARP) arpInput(this, frame);
-    else if (type === ETHERTYPE_IPV4) this.host.ipv4Input(this, frame);
-    else if (type === ETHERTYPE_IPV6) this.host.ipv6Input(this, frame);
   }
 
   /** @internal */
@@ -192,11 +214,32 @@ export class NetInterface implements LinkEndpoint {
   /** @internal */
   addTap(tap: SimRawPort): void {
     this.taps.add(tap);
+    const interest = this.link.segment.interest;
+    const owned = tap.owned;
+    if (owned === undefined) return interest.addEverything(this.link);
+    // A socket filtered to what the speaker owns cares about exactly those addresses, as they change.
+    for (const key of owned.keys()) interest.add(key, this.link);
+    const stop = owned.watch((key, added) =>
+      added ? interest.add(key, this.link) : interest.remove(key, this.link),
+    );
+    this.tapWatches.set(tap, stop);
   }
 
   /** @internal */
   removeTap(tap: SimRawPort): void {
-    this.taps.delete(tap);
+    if (!this.taps.delete(tap)) return;
+    const interest = this.link.segment.interest;
+    const owned = tap.owned;
+    if (owned === undefined) return interest.removeEverything(this.link);
+    this.tapWatches.get(tap)?.();
+    this.tapWatches.delete(tap);
+    for (const key of owned.keys()) interest.remove(key, this.link);
+  }
+
+  /** @internal Called once the port is on its segment: the switch learns the addresses it answers for. */
+  attached(): void {
+    for (const a of [this.ipv4, this.ipv6])
+      if (a !== undefined) this.link.segment.interest.add(a.addr.key, this.link);
   }
 }
 
@@ -206,12 +249,12 @@ export class NetInterface implements LinkEndpoint {
  */
 function tapped(frame: Uint8Array, type: number): boolean {
   let at = 12;
-  if (type === ETHERTYPE_VLAN) {
+  if (type === VLAN) {
     if (frame.length < 18) return false;
     at = 16;
     type = (frame[16]! << 8) | frame[17]!;
   }
-  return type === ETHERTYPE_ARP || (type === ETHERTYPE_IPV6 && frame[at + 8] === ICMPV6);
+  return type === ARP || (type === IPV6 && frame[at + 8] === ICMPV6);
 }
 
 function ifAddress(book: AddressBook, text: string, family: IpFamily, where: string): IfAddress {

@@ -3,7 +3,7 @@ import { finish, onesSum } from './checksum.ts';
 // IPv4, RFC 791 §3.1: version/IHL, TOS, total length, identification, flags/fragment offset, TTL, protocol,
 // header checksum, source, destination. Options are never sent; received ones are skipped.
 
-export const IPV4_HEADER_LENGTH = 20;
+const IPV4_HEADER_LENGTH = 20;
 export const PROTOCOL_UDP = 17;
 /** Linux's default TTL (net.ipv4.ip_default_ttl). */
 const TTL = 64;
@@ -33,7 +33,7 @@ export function encodeIpv4(
   return out;
 }
 
-export interface Ipv4Header {
+interface Ipv4Header {
   /** Signed, like IPv4 keys. */
   readonly src: number;
   readonly dst: number;

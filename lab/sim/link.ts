@@ -7,12 +7,14 @@ import type { FrameDropReason } from './trace.ts';
 /** The host end of a link: where frames arrive and who hears about carrier changes. */
 export interface LinkEndpoint {
   receive(frame: Uint8Array): void;
+  /** A frame the host would do nothing with: only traced. */
+  ignore(frame: Uint8Array): void;
   carrierChanged(up: boolean): void;
 }
 
-export const TO_SWITCH = 0;
+const TO_SWITCH = 0;
 export const TO_HOST = 1;
-export type Direction = typeof TO_SWITCH | typeof TO_HOST;
+type Direction = typeof TO_SWITCH | typeof TO_HOST;
 
 /** Preamble and start delimiter (8), FCS (4) and inter-frame gap (12): wire time the frame bytes do not show. */
 const WIRE_OVERHEAD_BYTES = 24;
@@ -25,8 +27,8 @@ const WIRE_OVERHEAD_BYTES = 24;
 export class Link {
   private current: Impairment;
   private carrier = true;
-  /** Bumped on every carrier loss; a frame scheduled in an older epoch was on the wire when it went down. */
-  private epochValue = 0;
+  /** The network's carrier version at this link's last carrier change. */
+  private changed = 0;
   private readonly busyUntil = [0, 0];
 
   constructor(
@@ -37,6 +39,8 @@ export class Link {
     private readonly endpoint: LinkEndpoint,
     private readonly random: Random,
     initial: Impairment,
+    /** Position on the segment: deliveries of one flood happen in this order. */
+    readonly index: number,
   ) {
     this.current = initial;
   }
@@ -49,21 +53,25 @@ export class Link {
     return this.current;
   }
 
-  /** @internal */
-  get epoch(): number {
-    return this.epochValue;
+  /** @internal The delay of a link without loss, jitter or rate limit; undefined when each frame is drawn. */
+  get fixedDelayMs(): number | undefined {
+    const { delayMs, jitterMs, lossPct, rateMbps } = this.current;
+    return jitterMs === 0 && lossPct === 0 && rateMbps === undefined ? delayMs : undefined;
   }
 
   /** Replaces the impairment (fields not given are zero); `impair({})` clears it. */
   impair(given: Partial<Impairment>): void {
-    this.current = impairment(given, `link ${this.host}:${this.ifname}`);
+    const next = impairment(given, `link ${this.host}:${this.ifname}`);
+    const before = this.fixedDelayMs;
+    this.current = next;
+    this.segment.regroup(this, before);
   }
 
   /** Carrier loss: the switch forgets the port's MAC addresses and the host flushes its neighbours. */
   down(): void {
     if (!this.carrier) return;
     this.carrier = false;
-    this.epochValue++;
+    this.changed = ++this.ctx.carrier.version;
     this.traceCarrier();
     this.segment.portDown(this);
     this.endpoint.carrierChanged(false);
@@ -72,6 +80,7 @@ export class Link {
   up(): void {
     if (this.carrier) return;
     this.carrier = true;
+    this.changed = ++this.ctx.carrier.version;
     this.traceCarrier();
     this.endpoint.carrierChanged(true);
   }
@@ -81,17 +90,27 @@ export class Link {
     const t = this.transit(TO_SWITCH, frame.length);
     if (t === undefined) return this.dropped(frame, 'loss');
     if (t === 0) return this.segment.forward(this, frame);
-    const epoch = this.epochValue;
+    const version = this.ctx.carrier.version;
     this.ctx.clock.setTimer('sim:wire', t, () => {
-      if (epoch !== this.epochValue) this.dropped(frame, 'link-down');
-      else this.segment.forward(this, frame);
+      if (this.carries(version)) this.segment.forward(this, frame);
+      else this.dropped(frame, 'link-down');
     });
   }
 
-  /** @internal Hands a frame the switch sent at `epoch` to the host, unless the carrier went since. */
-  deliver(frame: Uint8Array, epoch: number): void {
-    if (epoch !== this.epochValue) this.dropped(frame, 'link-down');
-    else this.endpoint.receive(frame);
+  /** @internal Hands the host a frame the switch sent at carrier version `version`. */
+  deliver(frame: Uint8Array, version: number): void {
+    if (this.carries(version)) this.endpoint.receive(frame);
+    else if (this.changed > version) this.dropped(frame, 'link-down');
+  }
+
+  /** @internal The same for a frame the host is known to ignore: only the trace shows it arrived. */
+  passBy(frame: Uint8Array, version: number): void {
+    if (this.carries(version)) this.endpoint.ignore(frame);
+  }
+
+  /** Whether a frame sent at carrier version `version` still arrives: not if the carrier changed since. */
+  private carries(version: number): boolean {
+    return this.carrier && this.changed <= version;
   }
 
   /**

@@ -208,4 +208,18 @@ describe('ARP neighbour cache (Linux, arp_accept=0)', () => {
     net.runSync(0);
     expect(h1.neighbour('eth0', H2)).toEqual({ ip: H2, mac: MAC3, state: 'STALE' });
   });
+
+  it('collects unused STALE entries once the table holds gc_thresh1 of them', () => {
+    const { net, hosts } = lan(4, {}, { neighbour: { gcThresh1: 2 } });
+    const events = record(net);
+    for (const i of [2, 3, 4]) poke(hosts[0]!, v4(10 + i));
+    net.runSync(1);
+    expect(hosts[0]!.neighbours('eth0')).toHaveLength(3);
+    net.runSync(120_000);
+    expect(hosts[0]!.neighbours('eth0')).toEqual([]);
+    const collected = events.filter((e) => e.kind === 'neighbour' && e.reason === 'garbage collected');
+    expect(collected.map((e) => e.kind === 'neighbour' && e.from)).toEqual(['STALE', 'STALE', 'STALE']);
+    // Unused for gc_stale_time (60 s) and STALE: gone at the first collection after that.
+    expect(collected[0]!.atMs).toBeGreaterThanOrEqual(60_000);
+  });
 });

@@ -7,7 +7,7 @@ import type { NeighbourParams } from './neighbour-params.ts';
 import { type NeighbourState, type NeighbourView, inTimer, isValid } from './neighbour-state.ts';
 import type { PacketDropReason } from './trace.ts';
 
-/** neigh_update flags (include/net/neighbour.h). */
+// neigh_update flags (include/net/neighbour.h).
 /** NEIGH_UPDATE_F_OVERRIDE: a different link-layer address replaces the cached one. */
 export const OVERRIDE = 1;
 /** NEIGH_UPDATE_F_WEAK_OVERRIDE: without OVERRIDE, a different address only demotes REACHABLE to STALE. */
@@ -72,6 +72,8 @@ export class NeighbourTable {
     private readonly ifname: string,
     readonly params: NeighbourParams,
     private readonly random: Random,
+    /** Told of every entry created and removed, so the switch knows who cares about an address. */
+    private readonly index: { add(key: IpKey): void; remove(key: IpKey): void },
     private readonly resolver: Resolver,
   ) {}
 
@@ -157,6 +159,7 @@ export class NeighbourTable {
       for (const q of e.queue) this.resolver.dropped(q.etherType, q.packet, 'link-down');
       const from = e.state;
       e.state = 'NONE';
+      this.index.remove(e.addr.key);
       this.note(e, from, undefined, reason);
     }
     this.entries.clear();
@@ -165,7 +168,7 @@ export class NeighbourTable {
   }
 
   /** reachable_time: base × U[0.5, 1.5) (neigh_rand_reach_time), drawn again after 300 s. */
-  reachableTimeMs(): number {
+  private reachableTimeMs(): number {
     const now = this.ctx.clock.now();
     if (now - this.lastRandMs >= RERANDOMISE_MS) {
       this.lastRandMs = now;
@@ -189,6 +192,7 @@ export class NeighbourTable {
       queue: [],
     };
     this.entries.set(addr.key, e);
+    this.index.add(addr.key);
     if (this.entries.size >= this.params.gcThresh1 && this.gcTimer === undefined) this.armCollection();
     return e;
   }
@@ -318,6 +322,7 @@ export class NeighbourTable {
           if (e.usedMs < e.confirmedMs && e.confirmedMs <= now) e.usedMs = e.confirmedMs;
           if (e.state !== 'FAILED' && now - e.usedMs < this.params.gcStaleTimeMs) continue;
           this.entries.delete(key);
+          this.index.remove(key);
           const from = e.state;
           e.state = 'NONE';
           this.note(e, from, undefined, 'garbage collected');

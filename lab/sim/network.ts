@@ -4,7 +4,7 @@ import { VirtualClock } from '../../core/runtime/virtual-clock.ts';
 import { AddressBook } from './addresses.ts';
 import type { SimContext } from './context.ts';
 import { drive } from './drive.ts';
-import { SimStalledError, SimTimeoutError } from './errors.ts';
+import { SimStalledError, SimTimeoutError, SimUnknownHostError } from './errors.ts';
 import { Host } from './host.ts';
 import { type Impairment, impairment } from './impairment.ts';
 import type { Link } from './link.ts';
@@ -61,6 +61,7 @@ export class Network {
       addresses: new AddressBook(),
       partitions: this.partitions,
       linkDefaults,
+      carrier: { version: 0 },
       fork: () => this.random.fork(),
       segment: (name) => this.segment(name),
       allocateMac: () => this.allocateMac(),
@@ -87,7 +88,9 @@ export class Network {
 
   /** The link (and switch port) of `host`'s interface `ifname`: impair it, take it down, bring it up. */
   link(host: string, ifname: string): Link {
-    return this.host(host).interface(ifname).link;
+    const h = this.hostsByName.get(host);
+    if (h === undefined) throw new SimUnknownHostError(host);
+    return h.interface(ifname).link;
   }
 
   /** Drops every frame between a host of `a` and a host of `b`, at every switch, until healed. */

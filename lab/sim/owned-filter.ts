@@ -15,7 +15,7 @@ const NA = 136;
  * spares every speaker decoding every ARP broadcast on a 2000-node segment.
  */
 export function ownedAddressFilter(owned: AddressSet): FrameFilter {
-  return (frame) => {
+  const filter = (frame: Uint8Array) => {
     let at = 12;
     let type = (frame[12]! << 8) | frame[13]!;
     if (type === ETHERTYPE_VLAN && frame.length >= 18) {
@@ -34,4 +34,5 @@ export function ownedAddressFilter(owned: AddressSet): FrameFilter {
     if (icmp !== NS && icmp !== NA) return false;
     return owned.hasKey(ipKeyAt(frame, p + 48, 6)) || (icmp === NS && owned.hasKey(ipKeyAt(frame, p + 8, 6)));
   };
+  return Object.assign(filter, { owned });
 }

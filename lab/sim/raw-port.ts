@@ -1,13 +1,15 @@
 import type { MacAddress } from '../../core/net/index.ts';
 import type { FramePort } from '../../core/runtime/ports.ts';
+import type { AddressSet } from './address-set.ts';
 import type { Gate } from './gate.ts';
 import type { NetInterface } from './interface.ts';
 
 /**
  * An extra socket filter, as a BPF program attached to the socket would be: frames it rejects are never
- * copied, queued or delivered.
+ * copied, queued or delivered. A filter that passes exactly the frames naming an address of `owned`
+ * (ownedAddressFilter) says so, and the switch then skips hosts whose sockets would reject a frame.
  */
-export type FrameFilter = (frame: Uint8Array) => boolean;
+export type FrameFilter = ((frame: Uint8Array) => boolean) & { readonly owned?: AddressSet };
 
 /**
  * What the speaker's AF_PACKET socket gives it (core/runtime/af-packet-port.ts): a copy of every ARP and
@@ -33,6 +35,11 @@ export class SimRawPort implements FramePort {
 
   get mac(): MacAddress {
     return this.iface.mac;
+  }
+
+  /** @internal */
+  get owned(): AddressSet | undefined {
+    return this.filter?.owned;
   }
 
   send(frame: Uint8Array): void {

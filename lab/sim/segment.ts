@@ -1,5 +1,6 @@
 import { MacAddress } from '../../core/net/index.ts';
 import type { SimContext } from './context.ts';
+import { Interest, resolutionKeys } from './interest.ts';
 import { type Link, TO_HOST } from './link.ts';
 
 export interface SegmentOptions {
@@ -30,11 +31,22 @@ const low = (b: Uint8Array, at: number) =>
  * unicast to every other port that is up, and never sends a frame back out of the port it came in on.
  * Entries age out lazily when looked up; a port going down forgets its entries at once, as the bridge
  * does on carrier loss. Frames between partitioned hosts are dropped here.
+ *
+ * Flooding is built for 2000 ports: ports whose links only add a fixed delay share one event per flood,
+ * and an ARP or NDP frame is handed only to the hosts that can act on it (see Interest), in port order.
+ * Untraced, the others are skipped; traced, they are shown receiving it and doing nothing. Either way
+ * the same things happen in the same order, so tracing never changes a run.
  */
 export class Segment {
   private readonly links: Link[] = [];
   /** Learnt MACs by their top two bytes, then the other four. */
   private readonly table = new Map<number, Map<number, Learnt>>();
+  /** Ports whose links add a fixed delay only, by that delay, in port order. */
+  private readonly fixed = new Map<number, Link[]>();
+  /** Ports whose links lose, jitter or rate-limit: every copy is drawn for separately. */
+  private readonly drawn: Link[] = [];
+  /** @internal */
+  readonly interest = new Interest();
   readonly agingMs: number;
 
   constructor(
@@ -63,9 +75,25 @@ export class Segment {
     return out.sort((a, b) => (a.mac < b.mac ? -1 : a.mac > b.mac ? 1 : 0));
   }
 
+  /** @internal The position the next attached port takes. */
+  get nextIndex(): number {
+    return this.links.length;
+  }
+
   /** @internal */
   attach(link: Link): void {
     this.links.push(link);
+    this.place(link);
+  }
+
+  /** @internal A link's impairment changed: it may belong to another flood group now. */
+  regroup(link: Link, previousDelayMs: number | undefined): void {
+    const from = previousDelayMs === undefined ? this.drawn : this.fixed.get(previousDelayMs);
+    const i = from?.indexOf(link) ?? -1;
+    if (i < 0) return;
+    from!.splice(i, 1);
+    if (from!.length === 0 && previousDelayMs !== undefined) this.fixed.delete(previousDelayMs);
+    this.place(link);
   }
 
   /** @internal */
@@ -94,6 +122,15 @@ export class Segment {
     this.flood(ingress, frame);
   }
 
+  private place(link: Link): void {
+    const delay = link.fixedDelayMs;
+    let group = delay === undefined ? this.drawn : this.fixed.get(delay);
+    if (group === undefined) this.fixed.set(delay!, (group = []));
+    let at = group.length;
+    while (at > 0 && group[at - 1]!.index > link.index) at--;
+    group.splice(at, 0, link);
+  }
+
   private learn(hi: number, lo: number, link: Link, now: number): void {
     let byLow = this.table.get(hi);
     if (byLow === undefined) this.table.set(hi, (byLow = new Map()));
@@ -106,48 +143,71 @@ export class Segment {
   }
 
   private unicast(ingress: Link, egress: Link, frame: Uint8Array): void {
-    if (!this.admits(ingress, egress, frame)) return;
+    if (!egress.isUp || this.cutOff(ingress, egress, frame)) return;
     const t = egress.transit(TO_HOST, frame.length);
     if (t === undefined) return egress.dropped(frame, 'loss');
-    const epoch = egress.epoch;
-    this.ctx.clock.setTimer('sim:deliver', t, () => egress.deliver(frame, epoch));
+    const version = this.ctx.carrier.version;
+    this.ctx.clock.setTimer('sim:deliver', t, () => egress.deliver(frame, version));
   }
 
   /**
-   * Copies to every other port. Ports whose copies arrive at the same time share one timer, so a
-   * broadcast on an unimpaired segment of N ports costs one event and N receives, not N events.
+   * Copies to every other port that is up and not cut off: one event per fixed-delay group, and for
+   * links drawn per frame one event per arrival time.
    */
   private flood(ingress: Link, frame: Uint8Array): void {
-    const batches = new Map<number, { links: Link[]; epochs: number[] }>();
-    for (const egress of this.links) {
-      if (egress === ingress || !this.admits(ingress, egress, frame)) continue;
-      const t = egress.transit(TO_HOST, frame.length);
+    const version = this.ctx.carrier.version;
+    const keys = resolutionKeys(frame);
+    let cut: Set<Link> | undefined;
+    if (this.ctx.partitions.any) {
+      cut = new Set();
+      for (const link of this.links) if (link.isUp && this.cutOff(ingress, link, frame)) cut.add(link);
+    }
+    const skip = (link: Link) => link === ingress || cut?.has(link) === true;
+    const { clock } = this.ctx;
+    for (const [delay, group] of this.fixed) {
+      clock.setTimer('sim:deliver', delay, () => {
+        if (keys === undefined || this.ctx.tracer.active || this.interest.isBroad(group.length)) {
+          for (const link of group) if (!skip(link)) this.handOver(link, frame, keys, version);
+        } else {
+          for (const link of this.interest.recipients(keys))
+            if (link.fixedDelayMs === delay && !skip(link)) link.deliver(frame, version);
+        }
+      });
+    }
+    const batches = new Map<number, Link[]>();
+    for (const link of this.drawn) {
+      if (skip(link) || !link.isUp) continue;
+      const t = link.transit(TO_HOST, frame.length);
       if (t === undefined) {
-        egress.dropped(frame, 'loss');
+        link.dropped(frame, 'loss');
         continue;
       }
-      let batch = batches.get(t);
-      if (batch === undefined) batches.set(t, (batch = { links: [], epochs: [] }));
-      batch.links.push(egress);
-      batch.epochs.push(egress.epoch);
+      const batch = batches.get(t);
+      if (batch === undefined) batches.set(t, [link]);
+      else batch.push(link);
     }
-    for (const [t, { links, epochs }] of batches) {
-      this.ctx.clock.setTimer('sim:deliver', t, () => {
-        for (let i = 0; i < links.length; i++) links[i]!.deliver(frame, epochs[i]!);
+    for (const [t, batch] of batches) {
+      clock.setTimer('sim:deliver', t, () => {
+        for (const link of batch) this.handOver(link, frame, keys, version);
       });
     }
   }
 
-  private admits(ingress: Link, egress: Link, frame: Uint8Array): boolean {
-    if (!egress.isUp) return false;
+  private handOver(link: Link, frame: Uint8Array, keys: FrameKeys, version: number): void {
+    if (keys === undefined || this.interest.wants(link, keys)) link.deliver(frame, version);
+    else if (this.ctx.tracer.active) link.passBy(frame, version);
+  }
+
+  /** Whether a partition separates the two ports' hosts; the copy is then dropped here. */
+  private cutOff(ingress: Link, egress: Link, frame: Uint8Array): boolean {
     const { partitions } = this.ctx;
-    if (partitions.any && partitions.blocks(ingress.host, egress.host)) {
-      egress.dropped(frame, 'partition');
-      return false;
-    }
+    if (!partitions.any || !partitions.blocks(ingress.host, egress.host)) return false;
+    egress.dropped(frame, 'partition');
     return true;
   }
 }
+
+type FrameKeys = ReturnType<typeof resolutionKeys>;
 
 function macText(hi: number, lo: number): string {
   return MacAddress.fromBytes(

@@ -8,6 +8,7 @@ import {
   upperLayerChecksum,
 } from '../../core/l2/wire/index.ts';
 import { IpAddress } from '../../core/net/index.ts';
+import { SimAddressInUseError, SimAddressNotLocalError } from './errors.ts';
 import { lan, record, v4, v6 } from './test-support.ts';
 
 describe('UDP over the emulated stack', () => {
@@ -62,6 +63,44 @@ describe('UDP over the emulated stack', () => {
       expect(upperLayerChecksum(ip.src, ip.dst, 17, ip.payload)).toBe(0);
       expect(new TextDecoder().decode(ip.payload.subarray(8))).toBe('hello');
     }
+  });
+
+  it('sends off-subnet traffic to the default gateway’s MAC, and drops it without one', () => {
+    const { net, hosts } = lan(2);
+    const [h1] = hosts as [(typeof hosts)[0]];
+    const events = record(net);
+    const s = h1.udp('0.0.0.0', 0);
+    s.send({ address: '198.18.5.5', port: 9 }, new Uint8Array(1));
+    net.runSync(10);
+    expect(events.some((e) => e.kind === 'packet' && e.reason === 'no-route' && e.dst === '198.18.5.5')).toBe(
+      true,
+    );
+    h1.setDefaultGateway(v4(12));
+    s.send({ address: '198.18.5.5', port: 9 }, new Uint8Array(1));
+    net.runSync(10);
+    const data = events.find(
+      (e) =>
+        e.kind === 'frame' &&
+        e.action === 'sent' &&
+        e.host === 'h1' &&
+        decodeEthernet(e.bytes).etherType === ETHERTYPE_IPV4,
+    );
+    const eth = decodeEthernet((data as { bytes: Uint8Array }).bytes);
+    expect(eth.dst.toString()).toBe('02:00:00:00:00:02');
+    expect(IpAddress.fromBytes(eth.payload.subarray(16, 20)).toString()).toBe('198.18.5.5');
+    expect(h1.neighbour('eth0', v4(12))?.state).toBe('REACHABLE');
+  });
+
+  it('binds only local addresses, once per address and port', () => {
+    const { hosts } = lan(1);
+    const h1 = hosts[0]!;
+    expect(() => h1.udp(v4(99), 9)).toThrow(SimAddressNotLocalError);
+    h1.udp(v4(11), 9);
+    expect(() => h1.udp(v4(11), 9)).toThrow(SimAddressInUseError);
+    // The wildcard is another binding; the exact address wins for datagrams to it.
+    h1.udp('0.0.0.0', 9).close();
+    h1.addLoopbackAddress(v4(200));
+    expect(h1.udp(v4(200), 9).local).toEqual({ address: v4(200), port: 9 });
   });
 
   it('a wildcard socket answers from the address the route picks', async () => {

@@ -5,7 +5,7 @@ import { PROTOCOL_UDP } from './ipv4.ts';
 
 // UDP, RFC 768: source port, destination port, length, checksum, data.
 
-export const UDP_HEADER_LENGTH = 8;
+const UDP_HEADER_LENGTH = 8;
 
 /** A UDP datagram from `src` to `dst` with its checksum computed over the pseudo-header of their family. */
 export function encodeUdp(
