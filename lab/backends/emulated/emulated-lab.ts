@@ -217,6 +217,7 @@ export class EmulatedLab implements RunningLab {
         cluster: this.cluster.snapshot,
         seed: (this.o.seed ^ Math.imul(restart + 1, 0x9e3779b1)) >>> 0,
         assign: this.election,
+        filterFrames: !verbose,
         // At scale, membership chatter would drown the timeline; ownership changes always go in.
         log: (e) => {
           if (verbose || e.kind !== 'membership')

@@ -8,7 +8,7 @@ import { Random } from '../../../core/runtime/random.ts';
 import { L2Speaker, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
 import { interfacesMeta } from '../../../core/speaker/published-interfaces.ts';
 import type { Attachment } from '../../model/topology.ts';
-import type { Host, SimProcess } from '../../sim/index.ts';
+import { AddressSet, ownedAddressFilter, type Host, type SimProcess } from '../../sim/index.ts';
 
 export interface EmulatedSpeaker {
   process: SimProcess;
@@ -32,8 +32,16 @@ export function startEmulatedSpeaker(o: {
   seed: number;
   log: (entry: SpeakerLogEntry) => void;
   assign: typeof l2Assignments;
+  /**
+   * Pass the speaker's packet sockets only frames naming addresses it owns (what its announcer acts on),
+   * so thousands of emulated speakers do not each decode every ARP broadcast. Answers and conflict
+   * reports are unchanged; only the counters of requests for addresses it does not own stay at zero.
+   */
+  filterFrames: boolean;
 }): EmulatedSpeaker {
   const process = o.host.process(o.processName);
+  const owned = new AddressSet();
+  const filter = o.filterFrames ? ownedAddressFilter(owned) : undefined;
   const membership = new Membership({
     clock: process.clock,
     random: new Random(o.seed),
@@ -43,9 +51,14 @@ export function startEmulatedSpeaker(o: {
   });
   const announcer = new L2Announcer(
     process.clock,
-    o.attachments.map((a) => process.rawPort(a.interface)),
+    o.attachments.map((a) => process.rawPort(a.interface, filter)),
     { name: o.self.name },
   );
+  announcer.onEvent((e) => {
+    if (e.kind === 'took-over') owned.add(e.vip.toString());
+    if (e.kind === 'released' && !announcer.ownership().some((v) => v.ip.equals(e.vip)))
+      owned.delete(e.vip.toString());
+  });
   const speaker = new L2Speaker({
     node: o.self.name,
     clock: process.clock,
