@@ -1,5 +1,21 @@
 import type { Echo } from './echo-protocol.ts';
 
+/** One bounded probe run, the same on a real host (prober.ts) and on an emulated one (lab/sim). */
+export interface ProberOptions {
+  /** The address probed, e.g. a service address. */
+  target: string;
+  port: number;
+  /** Probes per second, 1..10,000. */
+  ratePps: number;
+  /** Hard bounds: never more than `count` probes, never longer than `durationMs`. */
+  count: number;
+  durationMs: number;
+  /** Gaps above this are listed (default: 5 probe intervals). */
+  gapThresholdMs?: number;
+  /** How long to wait for late replies after the last probe (default 200 ms). */
+  drainMs?: number;
+}
+
 /** A stretch without replies, bounded by the last reply before it and the first after it. */
 export interface Gap {
   gapMs: number;

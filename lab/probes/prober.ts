@@ -1,26 +1,13 @@
 import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { decodeEcho, encodeProbe, type Echo } from './echo-protocol.ts';
-import { summarise, type ProbeSummary } from './outage.ts';
-
-export interface ProbeOptions {
-  target: string;
-  port: number;
-  ratePps: number;
-  /** Hard bounds: the prober never sends more than `count` probes nor runs longer than `durationMs`. */
-  count: number;
-  durationMs: number;
-  /** Gaps above this are listed (default: 5 probe intervals). */
-  gapThresholdMs?: number;
-  /** How long to wait for late replies after the last probe. */
-  drainMs?: number;
-}
+import { summarise, type ProberOptions, type ProbeSummary } from './outage.ts';
 
 /**
  * Sends sequenced UDP probes at a fixed rate and summarises the replies. Probes are paced against the
  * start time (not by fixed sleeps) so the rate holds even when the event loop is late.
  */
-export async function probe(o: ProbeOptions): Promise<ProbeSummary> {
+export async function probe(o: ProberOptions): Promise<ProbeSummary> {
   if (!(o.ratePps > 0 && o.ratePps <= 10_000)) throw new RangeError('rate must be 1..10000 probes/s');
   const total = Math.min(o.count, Math.floor((o.durationMs / 1000) * o.ratePps));
   const socket = createSocket(isIPv6(o.target) ? 'udp6' : 'udp4');

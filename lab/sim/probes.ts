@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/runtime/clock.ts';
 import type { DatagramPort } from '../../core/runtime/ports.ts';
 import { type Echo, decodeEcho, encodeEcho, encodeProbe } from '../probes/echo-protocol.ts';
-import { type ProbeSummary, summarise } from '../probes/outage.ts';
+import { type ProberOptions, type ProbeSummary, summarise } from '../probes/outage.ts';
 import { SimConfigError } from './errors.ts';
 
 /**
@@ -35,20 +35,7 @@ export class EchoServer {
   }
 }
 
-export interface ProberOptions {
-  /** The address probed, e.g. a service address. */
-  target: string;
-  port: number;
-  /** Probes per second, 1..10,000. */
-  ratePps: number;
-  /** Hard bounds: never more than `count` probes, never longer than `durationMs`. */
-  count: number;
-  durationMs: number;
-  /** Gaps above this are listed (default: 5 probe intervals). */
-  gapThresholdMs?: number;
-  /** How long to wait for late replies after the last probe (default 200 ms). */
-  drainMs?: number;
-}
+export type { ProberOptions };
 
 /**
  * The lab's prober (lab/probes/prober.ts) in virtual time: probe i leaves at exactly start + i / rate on
