@@ -4,10 +4,15 @@ import { AddressRange } from './range.ts';
 
 /** A CIDR prefix: a network address and a prefix length. Host bits are always zero. */
 export class Prefix {
+  /** Computed once: `contains` runs for every node and service on every election. */
+  private readonly mask: bigint;
+
   private constructor(
     readonly network: IpAddress,
     readonly length: number,
-  ) {}
+  ) {
+    this.mask = netmask(network.bits, length);
+  }
 
   static of(address: IpAddress, length: number): Prefix {
     if (!Number.isInteger(length) || length < 0 || length > address.bits) {
@@ -62,10 +67,7 @@ export class Prefix {
   }
 
   contains(address: IpAddress): boolean {
-    return (
-      address.family === this.family &&
-      (address.value & netmask(address.bits, this.length)) === this.network.value
-    );
+    return address.family === this.family && (address.value & this.mask) === this.network.value;
   }
 
   equals(other: Prefix): boolean {
