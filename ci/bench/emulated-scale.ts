@@ -13,7 +13,7 @@ import { runSuite } from '../../lab/runner/run-suite.ts';
 import nodeCrash from '../../scenarios/l2/node-crash.ts';
 import { phase, result, type BenchResult } from './types.ts';
 
-const quiet = { scenarioStarted() {}, step() {}, scenarioEnded() {}, info() {} };
+const quiet = { scenarioStarted() {}, step() {}, scenarioEnded() {} };
 
 export async function benchEmulatedScale(): Promise<BenchResult[]> {
   const nodes = Number(process.env['LBLAB_SCALE_NODES'] ?? 100);

@@ -6,7 +6,6 @@ export interface Progress {
   scenarioStarted(name: string, index: number, total: number): void;
   step(text: string): void;
   scenarioEnded(line: string): void;
-  info(line: string): void;
 }
 
 export function createProgress(stream: NodeJS.WriteStream = process.stdout): Progress {
@@ -24,18 +23,14 @@ export function createProgress(stream: NodeJS.WriteStream = process.stdout): Pro
     step(text) {
       if (live) {
         clear();
-        stream.write(`${current}: ${text}`.slice(0, (stream.columns ?? 100) - 1));
+        // A terminal that reports no width (0) gets a sensible one rather than a cut-off line.
+        stream.write(`${current}: ${text}`.slice(0, (stream.columns || 100) - 1));
       }
     },
     scenarioEnded(line) {
       clear();
       current = '';
       stream.write(`${line}\n`);
-    },
-    info(line) {
-      clear();
-      stream.write(`${line}\n`);
-      if (live && current) stream.write(current);
     },
   };
 }

@@ -13,7 +13,7 @@ const topology: Topology = {
   configFiles: [],
   services: [],
 };
-const quiet = { scenarioStarted() {}, step() {}, scenarioEnded() {}, info() {} };
+const quiet = { scenarioStarted() {}, step() {}, scenarioEnded() {} };
 
 function backend(labs: FakeLab[], seeds: number[]): Backend {
   return {
