@@ -1,6 +1,7 @@
 import { sh } from './command.ts';
 import { Netns } from './namespace.ts';
-import { checkInterfaceName, namespaceName, newRunId } from './names.ts';
+import { newRunId } from '../../runner/run-id.ts';
+import { checkInterfaceName, namespaceName } from './names.ts';
 import { forgetRun, recordRun } from './run-registry.ts';
 import { sweepLeftovers } from './sweep.ts';
 

@@ -1,15 +1,9 @@
-import { randomBytes } from 'node:crypto';
-
 /**
  * Every namespace the lab creates is named `lblab-<runId>-<role>`, so a sweep can find what a crashed run
  * left and never touches anything else. Interface names live inside lab namespaces only, so they need no
  * run id (and keep under the kernel's 15-character limit).
  */
 export const labPrefix = 'lblab-';
-
-export function newRunId(): string {
-  return randomBytes(3).toString('hex');
-}
 
 export function namespaceName(runId: string, role: string): string {
   if (!/^[a-z0-9]+$/.test(runId))

@@ -5,7 +5,7 @@ import { netnsPrerequisites } from '../../backends/netns/prerequisites.ts';
 import YAML from 'yaml';
 import { formatIssue } from '../../../core/config/index.ts';
 import { EmulatedLab } from '../../backends/emulated/emulated-lab.ts';
-import { newRunId } from '../../backends/netns/names.ts';
+import { newRunId } from '../../runner/run-id.ts';
 import { readTopology } from '../../model/index.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { applyGates, exitCodeFor, loadGates, writeReports } from '../../../reports/index.ts';
 import { catalog, defaultSuite } from '../../../scenarios/index.ts';
 import { backendNamed, backendNames } from '../../backends/index.ts';
-import { newRunId } from '../../backends/netns/names.ts';
+import { newRunId } from '../../runner/run-id.ts';
 import { formatIssue } from '../../../core/config/index.ts';
 import { readTopology } from '../../model/index.ts';
 import type { Topology } from '../../model/topology.ts';
