@@ -77,6 +77,8 @@ export class Membership {
   private incarnation: number;
   private metaText = '';
   private isSynced = false;
+  /** Whether a peer has answered our start-up digest. */
+  private answered = false;
   private lastTick = 0;
   /** The ring walks are recomputed at the next tick after anyone's liveness changed. */
   private dirty = true;
@@ -112,7 +114,10 @@ export class Membership {
       sendBytes: (i, bytes) => this.sendBytes(i, bytes),
       declareDead: (i, silentMs) => this.declareDead(i, silentMs),
       receiveUpdates: (updates, from, via) => this.receiveUpdates(updates, from, via),
-      markSynced: () => this.markSynced(),
+      markSynced: () => {
+        this.answered = true;
+        this.syncIfComplete();
+      },
     };
     this.detector = new Detector(this.ctx);
     this.dissemination = new Dissemination(this.ctx);
@@ -227,8 +232,8 @@ export class Membership {
     return this.table.ring.names.map((_, i) => this.memberAt(i));
   }
 
-  /** Whether a peer has answered our start-up digest (or a detection time passed): before that our view
-   * holds only what we heard ourselves, so a speaker should not claim addresses on it. */
+  /** Whether a peer has answered our start-up digest and we know every node (or a detection time passed):
+   * before that our view is partial, so a speaker should not claim addresses on it. */
   synced(): boolean {
     return this.isSynced;
   }
@@ -507,6 +512,7 @@ export class Membership {
     // A neighbour we watch is gone: take on the next one now rather than at the next tick. (Other
     // changes wait for the tick, so a storm of them costs one ring walk per tick, not one per update.)
     if (from === 'alive' && this.phase === 'running' && this.detector.isWatching(name)) this.neighbours();
+    if (this.answered) this.syncIfComplete();
   }
 
   /** Recomputes whom we send heartbeats to and whom we watch (both are ring walks over our view). */
@@ -552,6 +558,16 @@ export class Membership {
     this.counts.stalls++;
     this.raiseIncarnation(this.incarnation + 1, 'resume');
     this.dissemination.flush();
+  }
+
+  /**
+   * Synced once a peer has answered and no node of the list is still unknown to us. When a whole
+   * cluster starts at once the first answers are as partial as ours; electing on them would move
+   * addresses with every node we hear of (at 2000 nodes, thousands of elections each). A speaker joining
+   * a running cluster gets the whole view in its first answer and is synced at once.
+   */
+  private syncIfComplete(): void {
+    if (this.table.unknown.size === 0) this.markSynced();
   }
 
   private markSynced(): void {
