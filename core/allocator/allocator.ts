@@ -12,6 +12,7 @@ import { fail, type AllocationFailure, type Outcome } from './results.ts';
 import { familyOf } from './service-request.ts';
 import { SortedMap } from './sorted-map.ts';
 import type { AllocatorEvent, Assignment, Claimant, FamilyWant, PoolStats, Port } from './types.ts';
+import { compareText } from '../sort/compare-text.ts';
 
 export interface AllocatorOptions {
   /**
@@ -99,7 +100,7 @@ export class Allocator {
     this.all = [...pools];
     this.open = openPools(pools);
 
-    const previous = [...this.holdings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const previous = [...this.holdings].sort(([a], [b]) => compareText(a, b));
     this.holdings.clear();
     this.uses.clear();
     this.shareable.clear();

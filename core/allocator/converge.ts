@@ -17,6 +17,7 @@ import {
   statusIps,
 } from './service-request.ts';
 import type { Assignment, Claimant, FamilyWant, Labels } from './types.ts';
+import { compareText } from '../sort/compare-text.ts';
 
 /** Something convergence did or found on the way, for events and logs (MetalLB's service events). */
 export interface ConvergeNote {
@@ -126,7 +127,7 @@ export function restoreServices(
   services: readonly Service[],
   namespaceLabels: (namespace: string) => Labels,
 ): Map<string, Convergence> {
-  const byKey = [...services].sort((a, b) => compareKeys(serviceKey(a), serviceKey(b)));
+  const byKey = [...services].sort((a, b) => compareText(serviceKey(a), serviceKey(b)));
   const claimsFirst = [...byKey].sort((a, b) => ingressCount(b) - ingressCount(a));
   for (const svc of claimsFirst) {
     const ours = svc.spec.type === 'LoadBalancer' && isOurClass(svc, allocator.loadBalancerClass);
@@ -250,8 +251,4 @@ function ingressCount(svc: Service): number {
 
 function labelsOf(svc: Service, namespaceLabels: (namespace: string) => Labels): Labels {
   return namespaceLabels(svc.metadata.namespace ?? 'default');
-}
-
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -4,6 +4,7 @@ import type { ServiceStatusUpdate } from '../cluster/status-writer.ts';
 import { serviceKey, type ClusterSnapshot, type Service } from '../cluster/types.ts';
 import type { LbConfig } from '../config/model.ts';
 import type { ControllerEvent } from './events.ts';
+import { compareText } from '../sort/compare-text.ts';
 
 export interface ControllerOptions {
   /** Serve only Services of this loadBalancerClass (MetalLB's --lb-class); default: Services without one. */
@@ -67,7 +68,7 @@ export class Controller {
     this.seen = present;
 
     // Converging in key order makes the outcome independent of the order Services appear in the file.
-    const services = [...snapshot.services].sort((a, b) => compare(serviceKey(a), serviceKey(b)));
+    const services = [...snapshot.services].sort((a, b) => compareText(serviceKey(a), serviceKey(b)));
     const outcomes = this.restored
       ? new Map(
           services.map((s) => [serviceKey(s), convergeService(this.allocator, s, namespaceLabels(ns(s)))]),
@@ -135,4 +136,3 @@ function sameStatus(svc: Service, wanted: Status): boolean {
 }
 
 const ns = (svc: Service) => svc.metadata.namespace ?? 'default';
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

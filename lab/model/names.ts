@@ -3,6 +3,7 @@
  * on the real backends, so they follow DNS labels (RFC 1123); interface names obey the kernel's
  * IFNAMSIZ (15 characters plus the terminating NUL).
  */
+import { compareText } from '../../core/sort/compare-text.ts';
 
 /** A DNS-1123 label: what node, segment, group, topology and namespace names must be. */
 export const dnsLabelPattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
@@ -66,5 +67,5 @@ export function naturalCompare(a: string, b: string): number {
     // Equal values with different zero padding ("n01", "n1") still need a fixed order: plain string order.
     return x < y ? -1 : 1;
   }
-  return xs.length - ys.length || (a < b ? -1 : a > b ? 1 : 0);
+  return xs.length - ys.length || compareText(a, b);
 }

@@ -9,7 +9,7 @@ import type { IPAddressPool, LbConfig } from '../../config/index.ts';
 import type { IpAddress } from '../../net/index.ts';
 import { electInPlan } from './elect.ts';
 import { clusterView, poolPlan, type PoolPlan } from './pool-plan.ts';
-import { compareText } from './ranking.ts';
+import { compareText } from '../../sort/compare-text.ts';
 import type { ElectionOptions, ElectionResult, InterfacesByNode } from './types.ts';
 
 export interface L2AssignmentOptions extends ElectionOptions {
@@ -59,7 +59,7 @@ export function l2Assignments(
       service: key,
       ips,
       pool: pool.meta.name,
-      result: electInPlan(plan, svc, slices.get(key) ?? []),
+      result: electInPlan(plan, svc, slices.get(key) ?? [], ips),
     });
   }
   return out.sort((a, b) => compareText(a.service, b.service));

@@ -2,7 +2,9 @@ import { anySelectorMatches, selectorMatches } from '../../cluster/label-selecto
 import type { Node } from '../../cluster/types.ts';
 import { selectedPools, type IPAddressPool, type L2Advertisement } from '../../config/index.ts';
 import { isExcludedFromLoadBalancers, isNetworkUnavailable } from './node-conditions.ts';
-import { compareText } from './ranking.ts';
+import type { Prefix } from '../../net/index.ts';
+import { compareText } from '../../sort/compare-text.ts';
+import { hashOrder } from './ranking.ts';
 import type { ElectionOptions, InterfacesByNode, NodeInterface } from './types.ts';
 
 /** The cluster facts an election reads, gathered once per round of elections. */
@@ -21,6 +23,7 @@ export function clusterView(
   options: ElectionOptions = {},
 ): ClusterView {
   const sorted = [...nodes].sort((a, b) => compareText(a.metadata.name, b.metadata.name));
+  hashOrder.register(sorted.map((n) => n.metadata.name));
   return { nodes: sorted, aliveSpeakers, interfaces, options };
 }
 
@@ -46,6 +49,20 @@ export interface PoolPlan {
   readonly covering: readonly L2Advertisement[];
   readonly eligible: ReadonlyMap<string, EligibleNode>;
   readonly ruledOut: ReadonlyMap<RuledOut, number>;
+  /** Eligible nodes grouped by the subnets their allowed interfaces sit on. */
+  readonly segments: readonly Segment[];
+  /** Whether every eligible node has the same preference score, so hash order alone ranks them. */
+  readonly uniformScore: boolean;
+}
+
+/**
+ * Nodes attached to the same subnets. A cluster has a handful of segments and thousands of nodes, so an
+ * election asks each segment, not each node, whether it holds the service's address.
+ */
+export interface Segment {
+  /** Non-host prefixes (see onSubnetOf in elect.ts), sorted by text. */
+  readonly prefixes: readonly Prefix[];
+  readonly nodes: ReadonlySet<string>;
 }
 
 export function poolPlan(
@@ -61,7 +78,37 @@ export function poolPlan(
     if (typeof verdict === 'string') ruledOut.set(verdict, (ruledOut.get(verdict) ?? 0) + 1);
     else eligible.set(node.metadata.name, verdict);
   }
-  return { pool, covering, eligible, ruledOut };
+  const scores = new Set([...eligible.values()].map((e) => e.score));
+  return {
+    pool,
+    covering,
+    eligible,
+    ruledOut,
+    segments: segmentsOf(eligible),
+    uniformScore: scores.size <= 1,
+  };
+}
+
+function segmentsOf(eligible: ReadonlyMap<string, EligibleNode>): Segment[] {
+  const bySubnets = new Map<string, { prefixes: Prefix[]; nodes: Set<string> }>();
+  for (const [name, node] of eligible) {
+    const prefixes = node.interfaces.flatMap((i) => i.prefixes.filter((p) => !isHostPrefix(p)));
+    if (prefixes.length === 0) continue;
+    prefixes.sort((a, b) => compareText(a.toString(), b.toString()));
+    const key = prefixes.join(' ');
+    const segment = bySubnets.get(key) ?? { prefixes, nodes: new Set<string>() };
+    segment.nodes.add(name);
+    bySubnets.set(key, segment);
+  }
+  return [...bySubnets.values()];
+}
+
+/**
+ * Host prefixes (/32, /128) say where an address is configured (kube-proxy's IPVS mode puts every VIP on
+ * kube-ipvs0 of every node), not which segment it belongs to.
+ */
+export function isHostPrefix(p: Prefix): boolean {
+  return p.length === p.network.bits;
 }
 
 function judge(node: Node, covering: readonly L2Advertisement[], view: ClusterView): EligibleNode | RuledOut {

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { compareText } from '../../sort/compare-text.ts';
 
 /**
  * MetalLB's election key: sha256(nodeName + "#" + ip), with the address in its canonical text form (Go's
@@ -18,74 +19,77 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return 0;
 }
 
-/**
- * Orders nodes best first: highest preference score, then MetalLB's hash ascending, then the name so that
- * the order is total even for identical hashes (only possible for identical names).
- */
-export function rankNodes(nodes: Iterable<string>, ip: string, score: (node: string) => number): string[] {
-  const candidates = [...nodes];
-  const byHash = hashOrder.filter(ip, candidates);
-  const first = byHash[0] === undefined ? 0 : score(byHash[0]);
-  if (byHash.every((n) => score(n) === first)) return byHash;
-  // Array.prototype.sort is stable, so nodes of equal score keep their hash order.
-  return [...byHash].sort((a, b) => score(b) - score(a));
+/** MetalLB's hash order, then the name so that the order is total (equal digests need equal names). */
+function compareKeyed(a: Keyed, b: Keyed): number {
+  return a.head - b.head || compareBytes(a.hash, b.hash) || compareText(a.node, b.node);
+}
+
+interface Keyed {
+  node: string;
+  hash: Uint8Array;
+  /** The digest's first six bytes as a number: decides almost every comparison without a byte loop. */
+  head: number;
+}
+
+function keyed(node: string, ip: string): Keyed {
+  const digest = electionHash(node, ip);
+  return { node, hash: digest, head: Buffer.from(digest.buffer, digest.byteOffset, 6).readUIntBE(0, 6) };
 }
 
 /**
- * Every node's place in MetalLB's hash order for an address, remembered: a speaker re-runs the election
- * on every membership change, and hashing every candidate of every service each time dominated the
- * cost at scale (10,000 services × 2000 nodes is 20 million digests). Orders are kept per address as
- * node ids; a node not seen before rebuilds that address's order.
+ * Every node's place in MetalLB's hash order per address, remembered. A speaker re-runs the election on
+ * every membership change, and hashing every node for every service each time dominated the cost at
+ * scale (10,000 services × 2000 nodes is 20 million digests). Orders cover every node of the cluster, not
+ * only the live ones, so a node coming or going costs nothing; a node never seen before is inserted into
+ * each remembered order when that order is next read (a binary search, about eleven digests at 2000).
  */
 class HashOrderCache {
-  private readonly ids = new Map<string, number>();
-  private readonly names: string[] = [];
-  /** Per address: node ids in hash order, covering ids below `covered`. */
-  private readonly orders = new Map<string, { order: Int32Array; covered: number }>();
-  private mask = new Uint8Array(0);
+  /** Every node name registered, in registration order. */
+  private readonly known: string[] = [];
+  private readonly seen = new Set<string>();
+  /** Per address: node names in hash order, covering the first `covers` of `known`. */
+  private readonly orders = new Map<string, { names: string[]; covers: number }>();
 
-  filter(ip: string, candidates: readonly string[]): string[] {
-    for (const n of candidates) this.idOf(n);
+  register(nodes: readonly string[]): void {
+    for (const n of nodes) {
+      if (this.seen.has(n)) continue;
+      this.seen.add(n);
+      this.known.push(n);
+    }
+  }
+
+  /** Every registered node in hash order for `ip`, best first; callers skip the ones they rule out. */
+  order(ip: string): readonly string[] {
     let entry = this.orders.get(ip);
-    if (!entry || candidates.some((n) => this.ids.get(n)! >= entry!.covered)) {
-      entry = this.build(ip);
+    if (entry === undefined) {
+      const names = this.known
+        .map((n) => keyed(n, ip))
+        .sort(compareKeyed)
+        .map((k) => k.node);
+      entry = { names, covers: this.known.length };
+      // A bound for long-lived speakers whose services come and go: start over rather than grow forever.
+      if (this.orders.size >= 200_000) this.orders.clear();
+      this.orders.set(ip, entry);
     }
-    if (this.mask.length < this.names.length) this.mask = new Uint8Array(this.names.length * 2);
-    for (const n of candidates) this.mask[this.ids.get(n)!] = 1;
-    const out: string[] = [];
-    for (const id of entry.order) {
-      if (this.mask[id] === 1) {
-        out.push(this.names[id]!);
-        this.mask[id] = 0;
-      }
-    }
-    return out;
-  }
-
-  private idOf(node: string): number {
-    let id = this.ids.get(node);
-    if (id === undefined) {
-      id = this.names.length;
-      this.ids.set(node, id);
-      this.names.push(node);
-    }
-    return id;
-  }
-
-  private build(ip: string): { order: Int32Array; covered: number } {
-    const keyed = this.names.map((node, id) => ({ id, node, hash: electionHash(node, ip) }));
-    keyed.sort((a, b) => compareBytes(a.hash, b.hash) || compareText(a.node, b.node));
-    const entry = { order: Int32Array.from(keyed, (k) => k.id), covered: this.names.length };
-    // A bound for long-lived speakers whose services come and go: start over rather than grow forever.
-    if (this.orders.size >= 200_000) this.orders.clear();
-    this.orders.set(ip, entry);
-    return entry;
+    for (; entry.covers < this.known.length; entry.covers++)
+      insert(entry.names, keyed(this.known[entry.covers]!, ip), ip);
+    return entry.names;
   }
 }
 
-const hashOrder = new HashOrderCache();
-
-/** Code-unit order, the same on every host (localeCompare is not). */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function insert(names: string[], node: Keyed, ip: string): void {
+  let lo = 0;
+  let hi = names.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeyed(keyed(names[mid]!, ip), node) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  names.splice(lo, 0, node.node);
 }
+
+/**
+ * The process's one cache: every election of every speaker in the process reads it. Rounds of elections
+ * register the cluster's nodes first (clusterView does), then read orders per address.
+ */
+export const hashOrder = new HashOrderCache();

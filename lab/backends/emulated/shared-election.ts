@@ -1,5 +1,6 @@
 import type { InterfacesByNode, L2Assignment } from '../../../core/l2/election/index.ts';
 import { l2Assignments } from '../../../core/l2/election/index.ts';
+import { compareText } from '../../../core/sort/compare-text.ts';
 
 /**
  * The election memoised across every emulated speaker. All speakers in the emulator share one cluster
@@ -28,7 +29,7 @@ export function sharedElection(): typeof l2Assignments {
 
 function interfacesKey(interfaces: InterfacesByNode): string {
   return [...interfaces]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareText(a, b))
     .map(([node, ifs]) => `${node}:${ifs.map((i) => `${i.name}=${i.prefixes.join('+')}`).join(';')}`)
     .join(',');
 }
