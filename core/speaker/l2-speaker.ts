@@ -1,7 +1,8 @@
 import type { ClusterSnapshot } from '../cluster/types.ts';
 import type { LbConfig } from '../config/model.ts';
 import type { L2Announcer, OwnedVip } from '../l2/announcer/index.ts';
-import { l2Assignments, type L2AssignmentOptions } from '../l2/election/index.ts';
+import { l2Assignments, type L2Assignment, type L2AssignmentOptions } from '../l2/election/index.ts';
+import { compareText } from '../sort/compare-text.ts';
 import type { Change, Membership } from '../membership/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import { interfacesByNode } from './published-interfaces.ts';
@@ -25,6 +26,12 @@ export interface L2SpeakerDeps {
    * every emulated speaker: with the same inputs every speaker computes the same answer anyway.
    */
   assign?: typeof l2Assignments;
+  /**
+   * Which ownership changes to log: of every service (default; what an operator of a small cluster wants
+   * to read) or only those this node gains or loses (at 10,000 services, one line per service per speaker
+   * would be the bulk of the work).
+   */
+  logOwnership?: 'every-service' | 'own-services';
 }
 
 /**
@@ -36,8 +43,8 @@ export interface L2SpeakerDeps {
 export class L2Speaker {
   private snapshot: ClusterSnapshot | undefined;
   private config: LbConfig | undefined;
-  /** Owner per "service ip", as last computed, to log only real changes. */
-  private owners = new Map<string, string | undefined>();
+  /** The last election's results, to log only real changes. */
+  private last: readonly L2Assignment[] = [];
   private leaving = false;
   private readonly detach: (() => void)[] = [];
   private readonly timers: NamedTimers<'recompute'>;
@@ -124,30 +131,52 @@ export class L2Speaker {
       interfacesByNode(deps.membership.members()),
       deps.election,
     );
+    if (results !== this.last) this.logChanges(results, trigger);
+    this.last = results;
     const owned: OwnedVip[] = [];
-    const owners = new Map<string, string | undefined>();
     for (const a of results) {
-      const key = `${a.service} ${a.ips.join(',')}`;
-      const owner = a.result.owner;
-      owners.set(key, owner);
-      if (this.owners.get(key) !== owner || !this.owners.has(key)) {
-        const was = this.owners.get(key);
-        this.log(
-          'ownership',
-          `${key}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
-        );
-      }
-      if (owner === deps.node && a.result.owner !== undefined) {
-        for (const ip of a.ips) owned.push({ ip, interfaces: a.result.interfaces });
-      }
+      if (a.result.owner !== deps.node) continue;
+      for (const ip of a.ips) owned.push({ ip, interfaces: a.result.interfaces });
     }
-    for (const key of this.owners.keys())
-      if (!owners.has(key)) this.log('ownership', `${key}: no longer announced (${trigger})`);
-    this.owners = owners;
     deps.announcer.setOwned(owned, trigger);
+  }
+
+  /**
+   * Logs every owner that changed since the last election. Both lists are sorted by service, so one walk
+   * compares them: no per-speaker map of 10,000 keys at scale, where every speaker shares one result.
+   */
+  private logChanges(results: readonly L2Assignment[], trigger: string): void {
+    const before = this.last;
+    const concernsUs = (...owners: (string | undefined)[]) =>
+      this.deps.logOwnership !== 'own-services' || owners.includes(this.deps.node);
+    const gone = (a: L2Assignment) => {
+      if (concernsUs(a.result.owner)) this.log('ownership', `${keyOf(a)}: no longer announced (${trigger})`);
+    };
+    let i = 0;
+    for (const a of results) {
+      while (i < before.length && compareText(before[i]!.service, a.service) < 0) gone(before[i++]!);
+      let prev = before[i]?.service === a.service ? before[i++] : undefined;
+      if (prev !== undefined && keyOf(prev) !== keyOf(a)) {
+        gone(prev);
+        prev = undefined;
+      }
+      const owner = a.result.owner;
+      const was = prev?.result.owner;
+      if ((prev !== undefined && was === owner) || !concernsUs(owner, was)) continue;
+      this.log(
+        'ownership',
+        `${keyOf(a)}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
+      );
+    }
+    while (i < before.length) gone(before[i++]!);
   }
 
   private log(kind: SpeakerLogEntry['kind'], message: string): void {
     this.deps.log({ atMs: this.deps.clock.now(), kind, message });
   }
+}
+
+/** One line per service and address set, as the log names it. */
+function keyOf(a: L2Assignment): string {
+  return `${a.service} ${a.ips.join(',')}`;
 }

@@ -219,7 +219,8 @@ export class EmulatedLab implements RunningLab {
         seed: (this.o.seed ^ Math.imul(restart + 1, 0x9e3779b1)) >>> 0,
         assign: this.election,
         filterFrames: !verbose,
-        // At scale, membership chatter would drown the timeline; ownership changes always go in.
+        logOwnership: verbose ? 'every-service' : 'own-services',
+        // At scale, membership chatter would drown the timeline; a node's own ownership changes always go in.
         log: (e) => {
           if (verbose || e.kind !== 'membership')
             this.o.timeline({ source: name, kind: e.kind, message: e.message });

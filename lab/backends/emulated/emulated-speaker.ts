@@ -5,7 +5,7 @@ import type { l2Assignments } from '../../../core/l2/election/index.ts';
 import { Membership, type NodeRef } from '../../../core/membership/index.ts';
 import { Prefix } from '../../../core/net/index.ts';
 import { Random } from '../../../core/runtime/random.ts';
-import { L2Speaker, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
+import { L2Speaker, type L2SpeakerDeps, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
 import { interfacesMeta } from '../../../core/speaker/published-interfaces.ts';
 import type { Attachment } from '../../model/topology.ts';
 import { AddressSet, ownedAddressFilter, type Host, type SimProcess } from '../../sim/index.ts';
@@ -32,6 +32,7 @@ export function startEmulatedSpeaker(o: {
   seed: number;
   log: (entry: SpeakerLogEntry) => void;
   assign: typeof l2Assignments;
+  logOwnership: L2SpeakerDeps['logOwnership'];
   /**
    * Pass the speaker's packet sockets only frames naming addresses it owns (what its announcer acts on),
    * so thousands of emulated speakers do not each decode every ARP broadcast. Answers and conflict
@@ -64,6 +65,8 @@ export function startEmulatedSpeaker(o: {
     clock: process.clock,
     membership,
     announcer,
+    assign: o.assign,
+    logOwnership: o.logOwnership,
     log: o.log,
   });
   membership.setMeta(
