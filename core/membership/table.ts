@@ -2,6 +2,7 @@ import { mix32, textHash } from './hash.ts';
 import { IndexSet } from './index-set.ts';
 import { ALIVE, DEAD, LEFT, type StateCode, UNKNOWN, supersedes } from './precedence.ts';
 import { BUCKETS, type Ring } from './ring.ts';
+import { sharedMeta } from './shared-meta.ts';
 import type { Meta } from './types.ts';
 import type { AliveCause, Update } from './wire/index.ts';
 
@@ -40,7 +41,6 @@ export class MemberTable {
   readonly digest = new Uint32Array(BUCKETS);
   private readonly entryHashes: Uint32Array;
   private readonly metaHash: Uint32Array;
-  private readonly parsed: (Meta | undefined)[];
 
   constructor(
     readonly ring: Ring,
@@ -58,7 +58,6 @@ export class MemberTable {
     this.dead = new IndexSet(n);
     this.entryHashes = new Uint32Array(n);
     this.metaHash = new Uint32Array(n);
-    this.parsed = new Array<Meta | undefined>(n);
     for (let i = 0; i < n; i++) if (i !== self) this.unknown.add(i);
   }
 
@@ -157,17 +156,10 @@ export class MemberTable {
     }
   }
 
-  /** Metadata of node `i`, parsed once and cached. */
+  /** Metadata of node `i`, parsed once per process. */
   metaOf(i: number): Meta {
     const text = this.meta[i]!;
-    if (text === '') return EMPTY;
-    let m = this.parsed[i];
-    if (!m) {
-      // Decoded text was checked to be a JSON object, our own was produced by JSON.stringify.
-      m = Object.freeze(JSON.parse(text) as Record<string, unknown>);
-      this.parsed[i] = m;
-    }
-    return m;
+    return text === '' ? EMPTY : sharedMeta(text).meta;
   }
 
   /** The same view over another ring (the node list changed): entries carried over by name. */
@@ -199,8 +191,7 @@ export class MemberTable {
 
   setMeta(i: number, text: string, known: boolean): void {
     if (this.meta[i] !== text) {
-      this.meta[i] = text;
-      this.parsed[i] = undefined;
+      this.meta[i] = text === '' ? '' : sharedMeta(text).text;
       this.metaHash[i] = text === '' ? 0 : textHash(text);
     }
     this.metaKnown[i] = known ? 1 : 0;

@@ -15,7 +15,19 @@ export function interfacesByNode(members: readonly Member[]): InterfacesByNode {
   return new Map(members.map((m) => [m.name, readInterfaces(m.meta)]));
 }
 
+/** Membership shares one frozen Meta per distinct text, so each is read once, not once per election. */
+const read = new WeakMap<Meta, NodeInterface[]>();
+
 function readInterfaces(meta: Meta): NodeInterface[] {
+  let out = read.get(meta);
+  if (out === undefined) {
+    out = parseInterfaces(meta);
+    read.set(meta, out);
+  }
+  return out;
+}
+
+function parseInterfaces(meta: Meta): NodeInterface[] {
   const list = meta['interfaces'];
   if (!Array.isArray(list)) return [];
   const out: NodeInterface[] = [];

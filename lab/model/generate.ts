@@ -29,9 +29,13 @@ const namespaces = ['scale-a', 'scale-b', 'scale-c', 'scale-d'];
 /** Every Service answers the lab's UDP probes on 7777; some also get a TCP port, for variety. */
 const probePort = '7777/UDP';
 const extraPorts = ['80/TCP', '443/TCP', '8080/TCP'];
-/** The share of Services with externalTrafficPolicy Local and endpoints on a few nodes only. */
+/** The share of Services with externalTrafficPolicy Local. */
 const localShare = 0.1;
-const localEndpoints = 3;
+/**
+ * Every Service's pods run on a few nodes, as a Deployment's replicas would: an endpoint on every node
+ * for 10,000 Services would be 20 million endpoints at 2000 nodes, which no real cluster has.
+ */
+const replicas = 3;
 
 const padded = (i: number, count: number) => String(i).padStart(Math.max(4, String(count).length), '0');
 
@@ -42,12 +46,10 @@ function serviceDocs(count: number, nodeNames: readonly string[], random: Random
       namespace: namespaces[i % namespaces.length],
       ports: random.chance(0.5) ? [probePort, random.pick(extraPorts)] : [probePort],
     };
-    if (random.chance(localShare)) {
-      const on = new Set<string>();
-      while (on.size < Math.min(localEndpoints, nodeNames.length)) on.add(random.pick(nodeNames));
-      service['externalTrafficPolicy'] = 'Local';
-      service['endpointsOn'] = [...on].sort();
-    }
+    if (random.chance(localShare)) service['externalTrafficPolicy'] = 'Local';
+    const on = new Set<string>();
+    while (on.size < Math.min(replicas, nodeNames.length)) on.add(random.pick(nodeNames));
+    service['endpointsOn'] = [...on].sort();
     return service;
   });
 }
