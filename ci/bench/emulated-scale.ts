@@ -1,6 +1,6 @@
 /**
  * A node crash at scale on the emulated backend: a generated Layer-2 topology (LBLAB_SCALE_NODES nodes,
- * LBLAB_SCALE_SERVICES services; default 100 and 1000), every node running the real speaker, one
+ * LBLAB_SCALE_SERVICES services; default 2000 and 10,000), every node running the real speaker, one
  * client probing a service at 1000/s while the node serving it dies. Reports the wall time of the
  * whole run (virtual seconds simulated per wall second) and the outage the client saw on stderr.
  */
@@ -16,8 +16,8 @@ import { phase, result, type BenchResult } from './types.ts';
 const quiet = { scenarioStarted() {}, step() {}, scenarioEnded() {} };
 
 export async function benchEmulatedScale(): Promise<BenchResult[]> {
-  const nodes = Number(process.env['LBLAB_SCALE_NODES'] ?? 100);
-  const services = Number(process.env['LBLAB_SCALE_SERVICES'] ?? 1000);
+  const nodes = Number(process.env['LBLAB_SCALE_NODES'] ?? 2000);
+  const services = Number(process.env['LBLAB_SCALE_SERVICES'] ?? 10_000);
   const { topology, metallbYaml } = generateL2Topology({ nodes, services });
   const dir = await mkdtemp(join(tmpdir(), 'lblab-scale-'));
   try {
@@ -40,7 +40,8 @@ export async function benchEmulatedScale(): Promise<BenchResult[]> {
     const virtualMs = s.timeline.at(-1)?.atMs ?? 0;
     process.stderr.write(
       `emulated scale ${nodes} nodes, ${services} services: ${s.status}, outage ${s.measurements['outageMs']} ms, ` +
-        `${(virtualMs / 1000).toFixed(1)} s simulated in ${(wallMs / 1000).toFixed(1)} s wall${s.reason ? ` (${s.reason})` : ''}\n`,
+        `${(virtualMs / 1000).toFixed(1)} s simulated in ${(wallMs / 1000).toFixed(1)} s wall, ` +
+        `${Math.round(process.memoryUsage().rss / 1e6)} MB resident at the end${s.reason ? ` (${s.reason})` : ''}\n`,
     );
     if (s.status !== 'pass') throw new Error(`scale node crash did not pass: ${s.reason}`);
     return [

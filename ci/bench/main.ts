@@ -1,11 +1,11 @@
 /**
- * Runs every registered benchmark a few times and prints the median and the spread of ops/s per
+ * Runs every registered benchmark a few times (each says how many) and prints the median and the spread of ops/s per
  * scenario and phase. Not part of the test suite: `npm run bench`.
  */
 import { benches } from './registry.ts';
 import type { BenchResult } from './types.ts';
 
-const repetitions = 5;
+const defaultRepetitions = 5;
 
 interface Row {
   bench: string;
@@ -58,6 +58,7 @@ function table(rows: Iterable<Row>): string {
 async function main(): Promise<void> {
   const rows = new Map<string, Row>();
   for (const bench of benches) {
+    const repetitions = bench.repetitions ?? defaultRepetitions;
     for (let i = 0; i < repetitions; i++) {
       process.stderr.write(`${bench.name}: run ${i + 1}/${repetitions}\n`);
       collect(rows, bench.name, await bench.run());

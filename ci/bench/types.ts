@@ -17,6 +17,8 @@ export interface BenchResult {
 export interface Bench {
   name: string;
   run: () => Promise<BenchResult[]>;
+  /** Repetitions for the median; default 5. A run of minutes is worth one. */
+  repetitions?: number;
 }
 
 export function phase(name: string, ops: number, durationMs: number): BenchPhase {
