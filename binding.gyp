@@ -1,6 +1,7 @@
-# The AF_PACKET addon (core/runtime/af-packet-port.ts), built by the root package's "install" script
-# during `npm ci`. AF_PACKET exists only on Linux: elsewhere the target builds nothing, so `npm ci` still
-# works for emulated-only development and AfPacketPort.open says why it cannot open a port.
+# The native addons, built by the root package's "install" script during `npm ci`: AF_PACKET
+# (core/runtime/af-packet-port.ts) and the TCP socket options for BGP (core/runtime/tcp/). Both use
+# Linux-only interfaces: elsewhere the targets build nothing, so `npm ci` still works for emulated-only
+# development, and AfPacketPort.open / connectTcp / listenTcp say why they cannot work.
 {
   "targets": [
     {
@@ -9,6 +10,14 @@
       "cflags": ["-Wall", "-Wextra"],
       "conditions": [
         ["OS=='linux'", { "sources": ["core/runtime/native/af_packet.c"] }, { "type": "none" }]
+      ]
+    },
+    {
+      "target_name": "tcp_options",
+      "defines": ["NAPI_VERSION=8"],
+      "cflags": ["-Wall", "-Wextra"],
+      "conditions": [
+        ["OS=='linux'", { "sources": ["core/runtime/native/tcp_options.c"] }, { "type": "none" }]
       ]
     }
   ]

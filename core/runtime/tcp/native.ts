@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { TcpAddonMissingError, TcpSystemError } from './errors.ts';
+
+/** Where node-gyp puts the addon built from core/runtime/native/tcp_options.c (see binding.gyp). */
+const ADDON_PATH = fileURLToPath(new URL('../../../build/Release/tcp_options.node', import.meta.url));
+
+/** What the addon exports: plain system calls on socket fds that Node has not adopted yet. */
+export interface TcpOptionsAddon {
+  /** A non-blocking, close-on-exec TCP socket; ttl and minTtl 0 leave them unset. */
+  open(family: 4 | 6, ttl: number, minTtl: number): number;
+  /** An empty key removes the peer's key. */
+  setMd5Key(fd: number, peer: Uint8Array, key: Uint8Array): void;
+  bind(fd: number, address: Uint8Array, port: number): void;
+  listen(fd: number, backlog: number): void;
+  close(fd: number): void;
+}
+
+let addon: TcpOptionsAddon | undefined;
+
+export function tcpAddon(): TcpOptionsAddon {
+  if (addon === undefined) {
+    if (!existsSync(ADDON_PATH)) throw new TcpAddonMissingError(ADDON_PATH, process.platform);
+    addon = createRequire(import.meta.url)(ADDON_PATH) as TcpOptionsAddon;
+  }
+  return addon;
+}
+
+/** Runs a native call, turning its errno-carrying Error into a TcpSystemError that says what for. */
+export function native<T>(what: string, call: () => T): T {
+  try {
+    return call();
+  } catch (e) {
+    if (!(e instanceof Error)) throw e;
+    throw systemError(what, e);
+  }
+}
+
+/** A TcpSystemError for a failed system call; `e` is Node's or the addon's Error with an errno `code`. */
+export function systemError(what: string, e: unknown): TcpSystemError {
+  const errno = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message : String(e);
+  return new TcpSystemError(typeof errno === 'string' ? errno : 'UNKNOWN', `${what}: ${message}`, {
+    cause: e,
+  });
+}
+
+/**
+ * A socket with its options set, still owned by the caller; on any failure the fd is closed before the
+ * error propagates, so no path leaks it.
+ */
+export function openConfigured(
+  what: string,
+  family: 4 | 6,
+  ttl: number,
+  minTtl: number,
+  configure: (fd: number) => void,
+): number {
+  const a = tcpAddon();
+  const fd = native(what, () => a.open(family, ttl, minTtl));
+  try {
+    configure(fd);
+  } catch (e) {
+    a.close(fd);
+    throw e;
+  }
+  return fd;
+}
