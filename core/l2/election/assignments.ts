@@ -1,10 +1,6 @@
 import { isOurClass, statusIps } from '../../allocator/index.ts';
-import {
-  serviceKey,
-  serviceNameLabel,
-  type ClusterSnapshot,
-  type EndpointSlice,
-} from '../../cluster/types.ts';
+import { slicesByService } from '../../cluster/slices-by-service.ts';
+import { serviceKey, type ClusterSnapshot } from '../../cluster/types.ts';
 import type { IPAddressPool, LbConfig } from '../../config/index.ts';
 import type { IpAddress } from '../../net/index.ts';
 import { electInPlan } from './elect.ts';
@@ -68,17 +64,4 @@ export function l2Assignments(
 /** MetalLB's poolFor: the pool whose ranges hold every one of the service's addresses. */
 function poolOf(pools: readonly IPAddressPool[], ips: readonly IpAddress[]): IPAddressPool | undefined {
   return pools.find((p) => ips.every((ip) => p.addresses.some((a) => a.range.contains(ip))));
-}
-
-function slicesByService(slices: readonly EndpointSlice[]): Map<string, EndpointSlice[]> {
-  const out = new Map<string, EndpointSlice[]>();
-  for (const s of slices) {
-    const name = s.metadata.labels?.[serviceNameLabel];
-    if (name === undefined) continue;
-    const key = `${s.metadata.namespace ?? 'default'}/${name}`;
-    const list = out.get(key);
-    if (list === undefined) out.set(key, [s]);
-    else list.push(s);
-  }
-  return out;
 }
