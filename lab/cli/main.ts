@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
 import { registerLabCommands } from './commands/lab.ts';
+import { registerPcapCommands } from './commands/pcap.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSpeakerCommand } from './commands/speaker.ts';
 import { exitCodes } from './exit-codes.ts';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerControllerCommand(program);
   registerSpeakerCommand(program);
   registerLabCommands(program);
+  registerPcapCommands(program);
   return program;
 }
 

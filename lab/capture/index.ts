@@ -1,0 +1,7 @@
+// Reads pcap and pcapng captures and decodes the traffic lblab's timelines care about: ARP and NDP (with
+// core/l2/wire), BGP (reassembled from TCP, decoded by core/bgp) and BFD Control packets.
+export { CaptureDecoder, readCapture, readCaptureFile, type DecodedCapture } from './capture-decoder.ts';
+export type { CaptureEvent, CaptureProtocol, EventDetails } from './events.ts';
+export type { CaptureFormat, CaptureInterface } from './records.ts';
+export { CaptureFileError, CaptureFormatError } from './errors.ts';
+export { eventJson } from './event-json.ts';
