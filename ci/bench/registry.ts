@@ -1,4 +1,5 @@
 import { benchAllocator } from './allocator.ts';
+import { benchBgpCodec } from './bgp-codec.ts';
 import { benchEmulatedScale } from './emulated-scale.ts';
 import { benchMembership } from './membership.ts';
 import type { Bench } from './types.ts';
@@ -7,6 +8,7 @@ import type { Bench } from './types.ts';
 export const benches: Bench[] = [
   { name: 'allocator', run: benchAllocator },
   { name: 'membership', run: benchMembership },
+  { name: 'bgp-codec', run: benchBgpCodec },
   // About four minutes of wall time at the 2000 nodes and 10,000 Services: once is enough.
   { name: 'emulated-scale', run: benchEmulatedScale, repetitions: 1 },
 ];

@@ -10,7 +10,7 @@ import { interfacesByNode } from './published-interfaces.ts';
 /** One line of the speaker's log: what changed, and why. */
 export interface SpeakerLogEntry {
   atMs: number;
-  kind: 'ownership' | 'membership' | 'announcer' | 'lifecycle';
+  kind: 'ownership' | 'membership' | 'announcer' | 'lifecycle' | 'bgp';
   message: string;
 }
 

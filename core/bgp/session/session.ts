@@ -9,6 +9,7 @@ import {
   endOfRib,
   isEndOfRib,
   type BgpMessage,
+  type PathAttributes,
   type RouteRefreshMessage,
   type UpdateMessage,
 } from '../codec.ts';
@@ -21,6 +22,9 @@ import { withGracefulShutdown, type Route } from '../rib/route.ts';
 import { updatesFor } from '../rib/updates.ts';
 import { BgpWireError } from '../wire-error.ts';
 import type { BgpConnection, BgpConnector } from './transport.ts';
+
+/** How long after an UPDATE the received-routes summary is logged (bursts fold into one line). */
+const RECEIVED_SUMMARY_MS = 200;
 
 export interface SessionOptions {
   /** The BGPPeer's name, for logs. */
@@ -72,7 +76,7 @@ export class BgpSession {
   private secondary: Attempt | undefined;
   private readonly ribOut = new AdjRibOut();
   private readonly ribIn = new AdjRibIn();
-  private readonly staleTimer: NamedTimers<'stale'>;
+  private readonly ribTimers: NamedTimers<'stale' | 'received'>;
   private desired: readonly Route[] = [];
   private draining = false;
   private stopped = true;
@@ -84,7 +88,7 @@ export class BgpSession {
   constructor(private readonly o: SessionOptions) {
     this.restarting = o.config.gracefulRestart?.restarting ?? false;
     this.primary = this.attempt(true);
-    this.staleTimer = new NamedTimers(o.clock, `bgp ${o.name} `);
+    this.ribTimers = new NamedTimers(o.clock, `bgp ${o.name} `);
   }
 
   get state(): FsmState['name'] {
@@ -108,7 +112,7 @@ export class BgpSession {
   stop(mode: 'shutdown' | 'restart', reason: string): void {
     this.stopped = true;
     for (const a of this.attempts()) this.feed(a, { kind: 'stop', reason, mode });
-    this.staleTimer.disarmAll();
+    this.ribTimers.disarmAll();
   }
 
   /** A connection the peer opened to our listener. */
@@ -372,9 +376,29 @@ export class BgpSession {
       // RFC 4724 §4.2: the restarted peer has sent everything; what is still stale is gone.
       const dropped = this.ribIn.dropStale(eor);
       if (dropped > 0) this.o.log({ kind: 'note', message: `End-of-RIB: ${dropped} stale routes dropped` });
+      this.o.log({
+        kind: 'received',
+        held: this.ribIn.size,
+        stale: this.ribIn.list().filter((r) => r.stale).length,
+      });
       return;
     }
-    const held = this.ribIn.apply(msg);
+    // RFC 4271 §9.1.2: a route whose AS_PATH holds our own AS is a loop (a router reflecting our
+    // prefixes back); it is not kept.
+    const looped = (msg.attributes.asPath ?? []).some((seg) => seg.asns.includes(this.o.config.localAs));
+    const held = this.ribIn.apply(
+      looped ? { ...msg, nlri: [], attributes: withoutReach(msg.attributes) } : msg,
+    );
+    // One summary once a burst of UPDATEs has passed, not a line per UPDATE.
+    if (!this.ribTimers.isArmed('received')) {
+      this.ribTimers.arm('received', RECEIVED_SUMMARY_MS, () =>
+        this.o.log({
+          kind: 'received',
+          held: this.ribIn.size,
+          stale: this.ribIn.list().filter((r) => r.stale).length,
+        }),
+      );
+    }
     if (msg.treatAsWithdraw)
       this.o.log({ kind: 'note', message: `treat-as-withdraw: ${msg.treatAsWithdraw.message}` });
     for (const d of msg.discarded ?? [])
@@ -416,9 +440,15 @@ export class BgpSession {
     // RFC 4724 §4.2: keep the peer's routes, stale, for its restart time at most.
     this.ribIn.markStale();
     this.o.log({ kind: 'received', held: this.ribIn.size, stale: this.ribIn.size });
-    this.staleTimer.arm('stale', restartSec * 1000, () => {
+    this.ribTimers.arm('stale', restartSec * 1000, () => {
       const dropped = this.ribIn.dropStale();
       this.o.log({ kind: 'note', message: `restart time over: ${dropped} stale routes dropped` });
     });
   }
+}
+
+/** The attributes without MP_REACH_NLRI: what is left of an UPDATE whose new routes are refused. */
+function withoutReach(a: PathAttributes): PathAttributes {
+  const { mpReach: _refused, ...rest } = a;
+  return rest;
 }

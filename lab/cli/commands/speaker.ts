@@ -1,6 +1,7 @@
 /**
  * `lblab speaker`: the per-node agent. Reads the cluster and MetalLB configuration from files, agrees
- * with the other speakers on who is alive, and answers ARP/NDP for the service addresses this node wins.
+ * with the other speakers on who is alive, answers ARP/NDP for the service addresses this node wins and,
+ * when BGPPeers select this node, advertises its service addresses over BGP.
  */
 import type { Command } from 'commander';
 import { randomInt } from 'node:crypto';
@@ -10,7 +11,7 @@ import type { ClusterSnapshot, Node } from '../../../core/cluster/types.ts';
 import { L2Announcer } from '../../../core/l2/announcer/index.ts';
 import type { NodeInterface } from '../../../core/l2/election/index.ts';
 import { Membership, type NodeRef } from '../../../core/membership/index.ts';
-import { Prefix } from '../../../core/net/index.ts';
+import { IpAddress, Prefix } from '../../../core/net/index.ts';
 import { AfPacketPort } from '../../../core/runtime/af-packet-port.ts';
 import type { FramePort } from '../../../core/runtime/ports.ts';
 import { Random } from '../../../core/runtime/random.ts';
@@ -22,6 +23,7 @@ import { interfacesMeta } from '../../../core/speaker/published-interfaces.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { loadConfigOrExitCode } from '../load-config.ts';
 import { processOutput, type Output } from '../output.ts';
+import { startSpeakerBgp, type SpeakerBgp, type StopMode } from './speaker-bgp.ts';
 
 export interface SpeakerArgs {
   node: string;
@@ -31,6 +33,9 @@ export interface SpeakerArgs {
   heartbeatMs: string;
   multiplier: string;
   graceMs: string;
+  bgpPort: string;
+  onStop: string;
+  drainMs: string;
 }
 
 export function registerSpeakerCommand(program: Command): void {
@@ -47,6 +52,13 @@ export function registerSpeakerCommand(program: Command): void {
     .option('--heartbeat-ms <ms>', 'membership heartbeat interval', '100')
     .option('--multiplier <n>', 'missed heartbeats before a peer is declared dead', '3')
     .option('--grace-ms <ms>', 'on SIGTERM, keep answering this long after handing over', '2000')
+    .option('--bgp-port <port>', 'TCP port BGP peers connect to (0: never listen, only connect)', '179')
+    .option(
+      '--on-stop <mode>',
+      'BGP on SIGTERM: "restart" leaves routes at graceful-restart peers (upgrades), "drain" sends GRACEFUL_SHUTDOWN, waits --drain-ms, then withdraws',
+      'restart',
+    )
+    .option('--drain-ms <ms>', 'with --on-stop drain: how long routes stay tagged before withdrawal', '2000')
     .action(async (opts: SpeakerArgs) => {
       process.exitCode = await runSpeaker(opts, processOutput);
     });
@@ -60,9 +72,13 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
     heartbeatMs: Number(args.heartbeatMs),
     multiplier: Number(args.multiplier),
     graceMs: Number(args.graceMs),
+    bgpPort: Number(args.bgpPort),
+    drainMs: Number(args.drainMs),
   };
   for (const [name, v] of Object.entries(numbers))
     if (!Number.isInteger(v) || v < 0) return fail(`--${name} must be a whole number`);
+  if (args.onStop !== 'restart' && args.onStop !== 'drain')
+    return fail('--on-stop must be "restart" or "drain"');
 
   const config = await loadConfigOrExitCode('speaker', args.config, out);
   if (typeof config === 'number') return config;
@@ -104,12 +120,32 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
   });
   const announcer = new L2Announcer(clock, ports, { name: args.node });
   const speaker = new L2Speaker({ node: args.node, clock, membership, announcer, log });
+  let bgp: SpeakerBgp | undefined;
+  if (config.peers.length > 0) {
+    try {
+      bgp = await startSpeakerBgp({
+        node: args.node,
+        clock,
+        log,
+        addresses: internalAddresses(source.current(), args.node),
+        listenPort: numbers.bgpPort,
+      });
+    } catch (err) {
+      for (const p of ports) p.close();
+      udp.close();
+      source.close();
+      return fail((err as Error).message);
+    }
+  }
   membership.setMeta(interfacesMeta(local));
   speaker.setConfig(config);
   speaker.setCluster(source.current());
+  bgp?.speaker.setConfig(config);
+  bgp?.speaker.setCluster(source.current());
   source.onChange((snapshot) => {
     membership.setNodes(nodeRefs(snapshot));
     speaker.setCluster(snapshot);
+    bgp?.speaker.setCluster(snapshot);
   });
   source.onError((err) => out.stderr(`lblab speaker: keeping the last good cluster state: ${err.message}`));
   const stopWatching = args.config.map((file) =>
@@ -117,7 +153,10 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
       void loadConfigOrExitCode('speaker', args.config, out).then((next) => {
         if (typeof next === 'number')
           out.stderr('lblab speaker: configuration rejected, keeping the previous one');
-        else speaker.setConfig(next);
+        else {
+          speaker.setConfig(next);
+          bgp?.speaker.setConfig(next);
+        }
       });
     }),
   );
@@ -133,7 +172,7 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
   out.stdout(`lblab speaker ${args.node}: ${signal}, leaving`);
   source.close();
   for (const stop of stopWatching) stop();
-  await speaker.leave(numbers.graceMs);
+  await Promise.all([speaker.leave(numbers.graceMs), bgp?.stop(args.onStop as StopMode, numbers.drainMs)]);
   const c = announcer.stats();
   const requests = c.arpRequestsOwned + c.arpRequestsNotOwned + c.nsRequestsOwned + c.nsRequestsNotOwned;
   udp.close();
@@ -142,6 +181,14 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
     `lblab speaker ${args.node}: stopped; requests ${requests}, responses ${c.responsesSent}, gratuitous ${c.gratuitousSent}, ownership changes ${c.ownershipChanges}, conflicts ${c.conflicts}`,
   );
   return exitCodes.ok;
+}
+
+/** The node's InternalIP addresses, where BGP peers reach it. */
+function internalAddresses(snapshot: ClusterSnapshot, node: string): IpAddress[] {
+  const n = snapshot.nodes.find((x) => x.metadata.name === node);
+  return (n?.status?.addresses ?? [])
+    .filter((a) => a.type === 'InternalIP')
+    .map((a) => IpAddress.parse(a.address));
 }
 
 /** Every Node with an InternalIP: the speakers' membership peers. */

@@ -1,0 +1,208 @@
+import type { ClusterSnapshot } from '../cluster/types.ts';
+import { anySelectorMatches } from '../cluster/label-selector.ts';
+import type { BGPPeer, LbConfig } from '../config/model.ts';
+import { AFI_IPV4, AFI_IPV6, SAFI_UNICAST, type AfiSafi } from '../bgp/afi.ts';
+import type { SessionConfig } from '../bgp/fsm/types.ts';
+import { advertisedRoutes, type AdvertiseOptions } from '../bgp/rib/advertised-routes.ts';
+import { BgpSession, type SessionEvent } from '../bgp/session/session.ts';
+import type { BgpConnection, BgpConnector } from '../bgp/session/transport.ts';
+import { IpAddress } from '../net/index.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { Random } from '../runtime/random.ts';
+import type { SpeakerLogEntry } from './l2-speaker.ts';
+
+export interface BgpSpeakerDeps {
+  node: string;
+  clock: Clock;
+  random: Random;
+  connector: BgpConnector;
+  log: (entry: SpeakerLogEntry) => void;
+  /** This process replaces one that ran before: the R bit of graceful restart (RFC 4724 §3). */
+  restarting: boolean;
+  /** The peer's password changed (or a peer came or went): the listener must know for TCP-MD5. */
+  onPassword?: (peer: IpAddress, password: string | undefined) => void;
+  advertise?: AdvertiseOptions;
+}
+
+/** MetalLB's defaults for a BGPPeer without timers (hold 90 s, keepalive a third, connect 120 s). */
+const DEFAULT_HOLD_SEC = 90;
+const DEFAULT_CONNECT_SEC = 120;
+/** How long a peer keeps our routes while we restart; FRR's default restart time. */
+const RESTART_TIME_SEC = 120;
+
+/**
+ * The BGP half of a speaker: one session per BGPPeer that selects this node, each advertising what
+ * MetalLB's rules say this node announces to that peer, kept in step with the cluster and configuration.
+ */
+export class BgpSpeaker {
+  private snapshot: ClusterSnapshot | undefined;
+  private config: LbConfig | undefined;
+  private readonly sessions = new Map<string, { peer: BGPPeer; session: BgpSession; key: string }>();
+
+  constructor(private readonly deps: BgpSpeakerDeps) {}
+
+  setCluster(snapshot: ClusterSnapshot): void {
+    this.snapshot = snapshot;
+    this.reconcile();
+  }
+
+  setConfig(config: LbConfig): void {
+    this.config = config;
+    this.reconcile();
+  }
+
+  /** A TCP connection to our listener: it belongs to the session whose peer address it comes from. */
+  accept(conn: BgpConnection): void {
+    for (const { peer, session } of this.sessions.values()) {
+      if (peer.peerAddress.equals(conn.remoteAddress)) return session.accept(conn);
+    }
+    this.log(`refused a connection from ${conn.remoteAddress.toString()}: not a configured peer`);
+    conn.close();
+  }
+
+  /** RFC 8326: tag every route GRACEFUL_SHUTDOWN so routers move traffic away before we stop. */
+  drain(): void {
+    for (const { session } of this.sessions.values()) session.drain();
+  }
+
+  /** `restart` leaves our routes at graceful-restart peers (an upgrade); `shutdown` withdraws them. */
+  stop(mode: 'shutdown' | 'restart', reason: string): void {
+    for (const { session } of this.sessions.values()) session.stop(mode, reason);
+    this.sessions.clear();
+  }
+
+  /** Sessions by BGPPeer name. */
+  peers(): ReadonlyMap<string, BgpSession> {
+    return new Map([...this.sessions].map(([name, s]) => [name, s.session]));
+  }
+
+  private reconcile(): void {
+    const { snapshot, config } = this;
+    if (!snapshot || !config) return;
+    const node = snapshot.nodes.find((n) => n.metadata.name === this.deps.node);
+    const labels = node?.metadata.labels ?? {};
+    const wanted = new Map(
+      config.peers
+        .filter((p) => p.nodeSelectors.length === 0 || anySelectorMatches(p.nodeSelectors, labels))
+        .map((p) => [p.meta.name, p]),
+    );
+    for (const [name, s] of this.sessions) {
+      const peer = wanted.get(name);
+      if (peer !== undefined && sessionKey(peer) === s.key) continue;
+      s.session.stop(
+        'shutdown',
+        peer === undefined ? 'the BGPPeer no longer selects this node' : 'the BGPPeer changed',
+      );
+      this.deps.onPassword?.(s.peer.peerAddress, undefined);
+      this.sessions.delete(name);
+    }
+    for (const [name, peer] of wanted) {
+      let s = this.sessions.get(name);
+      if (s === undefined) {
+        s = { peer, session: this.open(peer, snapshot), key: sessionKey(peer) };
+        this.sessions.set(name, s);
+        this.deps.onPassword?.(peer.peerAddress, peer.password);
+        s.session.start();
+      }
+      s.session.setRoutes(advertisedRoutes(snapshot, config, this.deps.node, peer, this.deps.advertise));
+    }
+  }
+
+  private open(peer: BGPPeer, snapshot: ClusterSnapshot): BgpSession {
+    const name = peer.meta.name;
+    const addresses = nodeAddresses(snapshot, this.deps.node);
+    const routerId = peer.routerID ?? addresses.find((a) => a.family === 4);
+    if (routerId === undefined)
+      throw new Error(
+        `node ${this.deps.node} has no IPv4 InternalIP for a BGP router id; set routerID on BGPPeer ${name}`,
+      );
+    const holdTimeSec = peer.holdTimeMs === undefined ? DEFAULT_HOLD_SEC : Math.round(peer.holdTimeMs / 1000);
+    const config: SessionConfig = {
+      localAs: peer.myASN,
+      peerAs: peer.peerASN ?? peer.dynamicASN ?? 'external',
+      routerId,
+      holdTimeSec,
+      keepaliveSec:
+        peer.keepaliveTimeMs === undefined
+          ? Math.floor(holdTimeSec / 3)
+          : Math.round(peer.keepaliveTimeMs / 1000),
+      connectRetrySec:
+        peer.connectTimeMs === undefined
+          ? DEFAULT_CONNECT_SEC
+          : Math.max(1, Math.round(peer.connectTimeMs / 1000)),
+      passive: false,
+      families: families(peer),
+      ...(peer.enableGracefulRestart && {
+        gracefulRestart: { restartTimeSec: RESTART_TIME_SEC, restarting: this.deps.restarting },
+      }),
+    };
+    const ebgp = peer.peerASN !== undefined ? peer.peerASN !== peer.myASN : peer.dynamicASN !== 'internal';
+    return new BgpSession({
+      name,
+      config,
+      peer: peer.peerAddress,
+      port: peer.peerPort,
+      ...(peer.sourceAddress !== undefined && { localAddress: peer.sourceAddress }),
+      // Directly connected eBGP neighbours are one hop away; multihop and iBGP may be anywhere.
+      ttl: ebgp && !peer.ebgpMultiHop ? 1 : 255,
+      ...(peer.password !== undefined && { md5Password: peer.password }),
+      connectTimeoutMs: 5000,
+      nextHops: {
+        ...(addresses.find((a) => a.family === 4) && { v4: addresses.find((a) => a.family === 4)! }),
+        ...(addresses.find((a) => a.family === 6) && { v6: addresses.find((a) => a.family === 6)! }),
+      },
+      clock: this.deps.clock,
+      random: this.deps.random.fork(),
+      connector: this.deps.connector,
+      log: (e) =>
+        this.deps.log({ atMs: this.deps.clock.now(), kind: 'bgp', message: `${name}: ${describe(e)}` }),
+    });
+  }
+
+  private log(message: string): void {
+    this.deps.log({ atMs: this.deps.clock.now(), kind: 'bgp', message });
+  }
+}
+
+/**
+ * The peer's own address family, plus the other one when MetalLB's dualStackAddressFamily asks for it
+ * (MetalLB ≥ 0.14 defaults to one family per session; the deprecated disableMP changes nothing then).
+ */
+function families(peer: BGPPeer): AfiSafi[] {
+  const own = peer.peerAddress.family === 4 ? AFI_IPV4 : AFI_IPV6;
+  const other = own === AFI_IPV4 ? AFI_IPV6 : AFI_IPV4;
+  return [
+    { afi: own, safi: SAFI_UNICAST },
+    ...(peer.dualStackAddressFamily ? [{ afi: other, safi: SAFI_UNICAST }] : []),
+  ];
+}
+
+/** What, if changed, needs a new session (everything but the advertisements). */
+function sessionKey(p: BGPPeer): string {
+  const { meta: _meta, nodeSelectors: _selectors, ...rest } = p;
+  return JSON.stringify(rest, (_k, v: unknown) => (v instanceof IpAddress ? v.toString() : v));
+}
+
+function nodeAddresses(snapshot: ClusterSnapshot, node: string): IpAddress[] {
+  const n = snapshot.nodes.find((x) => x.metadata.name === node);
+  return (n?.status?.addresses ?? [])
+    .filter((a) => a.type === 'InternalIP')
+    .map((a) => IpAddress.parse(a.address));
+}
+
+function describe(e: SessionEvent): string {
+  switch (e.kind) {
+    case 'transition':
+      return `${e.from} → ${e.to} (${e.reason})`;
+    case 'established':
+      return `established: AS ${e.negotiated.peerAs}, hold ${e.negotiated.holdTimeSec} s, families ${e.negotiated.families.map((f) => `${f.afi}/${f.safi}`).join(' ')}${e.negotiated.peerGracefulRestart ? ', graceful restart' : ''}`;
+    case 'down':
+      return `down: ${e.reason}`;
+    case 'routes':
+      return `advertised ${e.sent}, withdrew ${e.withdrawn}`;
+    case 'received':
+      return `holding ${e.held} received routes (${e.stale} stale)`;
+    case 'note':
+      return e.message;
+  }
+}
