@@ -1,5 +1,6 @@
 import { benchAllocator } from './allocator.ts';
 import { benchBgpCodec } from './bgp-codec.ts';
+import { benchBgpFrr } from './bgp-frr.ts';
 import { benchEmulatedScale } from './emulated-scale.ts';
 import { benchMembership } from './membership.ts';
 import type { Bench } from './types.ts';
@@ -9,6 +10,8 @@ export const benches: Bench[] = [
   { name: 'allocator', run: benchAllocator },
   { name: 'membership', run: benchMembership },
   { name: 'bgp-codec', run: benchBgpCodec },
+  // Root and the Debian daemons, as the netns tests; about 20 s a run.
+  { name: 'bgp-frr', run: benchBgpFrr, repetitions: 3 },
   // About four minutes of wall time at the 2000 nodes and 10,000 Services: once is enough.
   { name: 'emulated-scale', run: benchEmulatedScale, repetitions: 1 },
 ];

@@ -22,8 +22,7 @@ export class AdjRibOut {
     for (const [key, route] of want) {
       const had = this.sent.get(key);
       if (had !== undefined && attributesKey(had.attributes) === attributesKey(route.attributes)) continue;
-      const attrs = attributesKey(route.attributes);
-      groups.set(attrs, [...(groups.get(attrs) ?? []), route]);
+      addTo(groups, route);
       this.sent.set(key, route);
     }
     const withdraw: Prefix[] = [];
@@ -38,10 +37,7 @@ export class AdjRibOut {
   /** Everything, as for a new session or a ROUTE-REFRESH (RFC 2918 §4: re-advertise the Adj-RIB-Out). */
   all(): RibChanges {
     const groups = new Map<string, Route[]>();
-    for (const route of this.sent.values()) {
-      const attrs = attributesKey(route.attributes);
-      groups.set(attrs, [...(groups.get(attrs) ?? []), route]);
-    }
+    for (const route of this.sent.values()) addTo(groups, route);
     return { announce: [...groups.values()].map((routes) => ({ routes })), withdraw: [] };
   }
 
@@ -53,4 +49,12 @@ export class AdjRibOut {
   get size(): number {
     return this.sent.size;
   }
+}
+
+/** Groups routes by attributes, so routes that share them share UPDATEs. */
+function addTo(groups: Map<string, Route[]>, route: Route): void {
+  const key = attributesKey(route.attributes);
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, [route]);
+  else group.push(route);
 }

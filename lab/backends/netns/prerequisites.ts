@@ -29,4 +29,13 @@ const debianPackage: Record<string, string> = {
   tc: 'iproute2',
   tcpdump: 'tcpdump',
   ndisc6: 'ndisc6',
+  tshark: 'tshark',
+  dumpcap: 'tshark',
+  vtysh: 'frr',
+  '/usr/lib/frr/bgpd': 'frr',
+  '/usr/lib/frr/bfdd': 'frr',
+  bird: 'bird2',
+  birdc: 'bird2',
+  gobgpd: 'gobgpd',
+  gobgp: 'gobgpd',
 };
