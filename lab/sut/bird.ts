@@ -15,7 +15,6 @@ import { parseBirdBfdSessions, parseBirdNeighbors, parseBirdRoutes } from './bir
 import { runControl } from './command.ts';
 import { Daemon, waitReady } from './daemon.ts';
 import { SutCommandError, SutSpecError } from './errors.ts';
-import { canonicalAddress } from './normalise.ts';
 import type {
   AddressFamily,
   BfdSessionView,
@@ -28,7 +27,7 @@ import type {
   StartOptions,
 } from './router.ts';
 import { resolveOrigination, resolveSpec, withOrigination, type ResolvedSpec } from './spec.ts';
-import { waitFor } from './wait.ts';
+import { waitEstablished } from './wait.ts';
 import { createWorkDir, logTail, removeWorkDir } from './work-dir.ts';
 
 export interface BirdRouter extends BgpRouter {
@@ -121,20 +120,8 @@ class Bird implements BirdRouter {
     return parseBirdBfdSessions(await this.birdc('show bfd sessions'));
   }
 
-  async waitEstablished(address: string, withinMs: number): Promise<void> {
-    const want = canonicalAddress(address);
-    let last: NeighborView[] = [];
-    await waitFor(
-      async () => {
-        last = await this.neighbors();
-        return last.find((n) => n.address === want && n.state === 'established');
-      },
-      {
-        what: `BIRD ${this.name}: session with ${want} established`,
-        withinMs,
-        diagnostics: async () => `neighbors: ${JSON.stringify(last)}\n${await this.logTail()}`,
-      },
-    );
+  waitEstablished(address: string, withinMs: number): Promise<void> {
+    return waitEstablished(this, 'BIRD', address, withinMs);
   }
 
   /** Rewrites the config and has BIRD reload it; a refused config leaves the old one running. */

@@ -12,7 +12,6 @@ import { SutSpecError, SutStartError } from './errors.ts';
 import { frrOriginateCommands, frrWithdrawCommands, renderFrrConfig, usesBfd } from './frr-config.ts';
 import { parseFrrBfdPeers, parseFrrNeighbors, parseFrrRoutes } from './frr-json.ts';
 import { removeFrrScratch } from './frr-scratch.ts';
-import { canonicalAddress } from './normalise.ts';
 import type {
   AddressFamily,
   BfdSessionView,
@@ -25,7 +24,7 @@ import type {
   StartOptions,
 } from './router.ts';
 import { resolveOrigination, resolveSpec, withOrigination, type ResolvedSpec } from './spec.ts';
-import { waitFor } from './wait.ts';
+import { waitEstablished } from './wait.ts';
 import { createWorkDir, logTail, removeWorkDir } from './work-dir.ts';
 
 export interface FrrRouter extends BgpRouter {
@@ -158,20 +157,8 @@ class Frr implements FrrRouter {
     return parseFrrBfdPeers(await this.vtysh('show bfd peers json'));
   }
 
-  async waitEstablished(address: string, withinMs: number): Promise<void> {
-    const want = canonicalAddress(address);
-    let last: NeighborView[] = [];
-    await waitFor(
-      async () => {
-        last = await this.neighbors();
-        return last.find((n) => n.address === want && n.state === 'established');
-      },
-      {
-        what: `FRR ${this.name}: session with ${want} established`,
-        withinMs,
-        diagnostics: async () => `neighbors: ${JSON.stringify(last)}\n${await this.logTail()}`,
-      },
-    );
+  waitEstablished(address: string, withinMs: number): Promise<void> {
+    return waitEstablished(this, 'FRR', address, withinMs);
   }
 
   async originate(prefix: string, attributes: OriginAttributes = {}): Promise<void> {

@@ -13,7 +13,6 @@ import { Daemon, waitReady } from './daemon.ts';
 import { SutSpecError } from './errors.ts';
 import { gobgpArgsToOriginate, gobgpArgsToWithdraw, renderGobgpConfig } from './gobgp-config.ts';
 import { parseGobgpNeighbors, parseGobgpRib } from './gobgp-json.ts';
-import { canonicalAddress } from './normalise.ts';
 import type {
   AddressFamily,
   BfdSessionView,
@@ -26,7 +25,7 @@ import type {
   StartOptions,
 } from './router.ts';
 import { resolveOrigination, resolveSpec, withOrigination, type ResolvedSpec } from './spec.ts';
-import { waitFor } from './wait.ts';
+import { waitEstablished } from './wait.ts';
 import { createWorkDir, logTail, removeWorkDir } from './work-dir.ts';
 
 export interface GobgpRouter extends BgpRouter {
@@ -109,20 +108,8 @@ class Gobgp implements GobgpRouter {
     return Promise.resolve([]);
   }
 
-  async waitEstablished(address: string, withinMs: number): Promise<void> {
-    const want = canonicalAddress(address);
-    let last: NeighborView[] = [];
-    await waitFor(
-      async () => {
-        last = await this.neighbors();
-        return last.find((n) => n.address === want && n.state === 'established');
-      },
-      {
-        what: `GoBGP ${this.name}: session with ${want} established`,
-        withinMs,
-        diagnostics: async () => `neighbors: ${JSON.stringify(last)}\n${await this.logTail()}`,
-      },
-    );
+  waitEstablished(address: string, withinMs: number): Promise<void> {
+    return waitEstablished(this, 'GoBGP', address, withinMs);
   }
 
   async originate(prefix: string, attributes: OriginAttributes = {}): Promise<void> {

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SutTimeoutError } from './errors.ts';
+import { canonicalAddress } from './normalise.ts';
+import type { NeighborView } from './router.ts';
 
 export interface WaitOptions {
   /** What is awaited, for the error ("BGP session with 198.18.0.2 established"). */
@@ -39,5 +41,34 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, options: W
     `${options.what}: not within ${options.withinMs} ms${seen ? `; ${seen}` : ''}${
       diagnostics ? `\n${diagnostics}` : ''
     }`,
+  );
+}
+
+/** What waitEstablished reads of a router; every implementation has it. */
+interface NeighborSource {
+  readonly name: string;
+  neighbors(): Promise<NeighborView[]>;
+  logTail(lines?: number): Promise<string>;
+}
+
+/** Waits for the session with `address` to be established; the error lists the neighbors and log tail. */
+export async function waitEstablished(
+  router: NeighborSource,
+  label: string,
+  address: string,
+  withinMs: number,
+): Promise<void> {
+  const want = canonicalAddress(address);
+  let last: NeighborView[] = [];
+  await waitFor(
+    async () => {
+      last = await router.neighbors();
+      return last.find((n) => n.address === want && n.state === 'established');
+    },
+    {
+      what: `${label} ${router.name}: session with ${want} established`,
+      withinMs,
+      diagnostics: async () => `neighbors: ${JSON.stringify(last)}\n${await router.logTail()}`,
+    },
   );
 }

@@ -3,12 +3,12 @@
  * each node running `lblab speaker` (the command a user runs) with a cluster file and MetalLB
  * configuration written here, the service addresses delivered locally on every node.
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BgpRouter, BgpRouterSpec } from '../../sut/router.ts';
 import { NetnsLab, type Netns } from './index.ts';
+import { spawnSpeaker, type SpeakerProcess } from './speaker-process.test-support.ts';
 
 export const routerAs = 64512;
 export const nodeAs = 64513;
@@ -98,7 +98,7 @@ spec: { ipAddressPools: [api], communities: ['64513:100', 'large:${o.nodeAs}:1:2
 }
 
 export class BgpLab {
-  readonly speakers = new Map<string, ChildProcess & { log: string[] }>();
+  readonly speakers = new Map<string, SpeakerProcess>();
 
   private constructor(
     readonly lab: NetnsLab,
@@ -159,24 +159,7 @@ export class BgpLab {
   }
 
   startSpeaker(name: string): void {
-    const child = this.nodes
-      .get(name)!
-      .spawn([
-        'node',
-        'lab/cli/lblab.mjs',
-        'speaker',
-        '--node',
-        name,
-        '--cluster',
-        join(this.dir, 'cluster.yaml'),
-        '--config',
-        join(this.dir, 'metallb.yaml'),
-      ]) as ChildProcess & { log: string[] };
-    child.log = [];
-    const keep = (d: Buffer) => child.log.push(...d.toString().split('\n').filter(Boolean));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    this.speakers.set(name, child);
+    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir));
   }
 
   async stopSpeaker(name: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {

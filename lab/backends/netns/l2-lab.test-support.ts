@@ -3,12 +3,12 @@
  * on one bridged segment, a dual-stack service address delivered locally on every node (on lo, with
  * arp_ignore=1 so only the speaker answers ARP for it), a UDP echo server and a speaker per node.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetnsLab, type Netns } from './index.ts';
+import { spawnSpeaker, type SpeakerProcess } from './speaker-process.test-support.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 
 export const vip4 = '198.18.0.200';
@@ -60,7 +60,7 @@ export function expectedOwner(alive: readonly NodeName[], ip: string): NodeName 
 }
 
 export class L2Lab {
-  readonly speakers = new Map<NodeName, ChildProcess & { log: string[] }>();
+  readonly speakers = new Map<NodeName, SpeakerProcess>();
   readonly macs = new Map<NodeName, string>();
 
   private constructor(
@@ -110,25 +110,7 @@ export class L2Lab {
   }
 
   startSpeaker(name: NodeName): void {
-    const ns = this.nodes.get(name)!;
-    const child = ns.spawn([
-      'node',
-      'lab/cli/lblab.mjs',
-      'speaker',
-      '--node',
-      name,
-      '--cluster',
-      join(this.dir, 'cluster.yaml'),
-      '--config',
-      join(this.dir, 'metallb.yaml'),
-      '--grace-ms',
-      '1500',
-    ]) as ChildProcess & { log: string[] };
-    child.log = [];
-    const keep = (d: Buffer) => child.log.push(...d.toString().split('\n').filter(Boolean));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    this.speakers.set(name, child);
+    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir, ['--grace-ms', '1500']));
   }
 
   /** Ends a speaker: SIGKILL (a crash) or SIGTERM (a graceful stop); resolves when it has exited. */
