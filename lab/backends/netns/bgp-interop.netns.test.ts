@@ -187,6 +187,31 @@ describe('lblab speaker ↔ FRR', () => {
     expect(gaps.fib).toBeLessThanOrEqual(3);
   });
 
+  it('drain on stop (RFC 8326): FRR sees GRACEFUL_SHUTDOWN on our route, then the withdrawal', async (ctx) => {
+    if (mode === 'skip') return ctx.skip();
+    const t = await lab({
+      startRouter: startFrr,
+      nodes: 1,
+      ipv6: false,
+      speakerArgs: ['--on-stop', 'drain', '--drain-ms', '1500'],
+    });
+    await eventually(
+      'the route',
+      20_000,
+      async () => route(await t.router.routes('ipv4'), `${apiVip4}/32`)[0],
+    );
+    const stopped = t.stopSpeaker('n1', 'SIGTERM');
+    const drained = await eventually('the GRACEFUL_SHUTDOWN community', 1500, async () => {
+      const r = route(await t.router.routes('ipv4'), `${apiVip4}/32`)[0];
+      return r?.communities.includes('65535:0') ? r : undefined;
+    });
+    expect(drained.communities).toEqual(['64513:100', '65535:0']);
+    await stopped;
+    await eventually('the withdrawal', 3000, async () =>
+      route(await t.router.routes('ipv4'), `${apiVip4}/32`).length === 0 ? true : undefined,
+    );
+  });
+
   it('eBGP with a peer that sends us routes: we keep them (Adj-RIB-In) and install nothing', async (ctx) => {
     if (mode === 'skip') return ctx.skip();
     const t = await lab({

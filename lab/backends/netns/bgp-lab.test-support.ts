@@ -33,6 +33,8 @@ export interface BgpLabOptions {
   services?: string;
   /** Peer over IPv6 as well (default true). */
   ipv6?: boolean;
+  /** More `lblab speaker` options, e.g. ["--on-stop", "drain"]. */
+  speakerArgs?: string[];
 }
 
 function clusterYaml(n: number, services: string): string {
@@ -105,6 +107,7 @@ export class BgpLab {
     readonly router: BgpRouter,
     readonly nodes: Map<string, Netns>,
     readonly dir: string,
+    private readonly speakerArgs: readonly string[],
   ) {}
 
   static async create(o: BgpLabOptions): Promise<BgpLab> {
@@ -148,7 +151,7 @@ export class BgpLab {
         ecmp: 8,
         ...o.routerExtra,
       });
-      const bgp = new BgpLab(lab, router, nodes, dir);
+      const bgp = new BgpLab(lab, router, nodes, dir, o.speakerArgs ?? []);
       for (const name of nodes.keys()) bgp.startSpeaker(name);
       return bgp;
     } catch (err) {
@@ -159,7 +162,7 @@ export class BgpLab {
   }
 
   startSpeaker(name: string): void {
-    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir));
+    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir, this.speakerArgs));
   }
 
   async stopSpeaker(name: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
