@@ -22,11 +22,17 @@ export interface BgpSpeakerDeps {
   /** The peer's password changed (or a peer came or went): the listener must know for TCP-MD5. */
   onPassword?: (peer: IpAddress, password: string | undefined) => void;
   advertise?: AdvertiseOptions;
+  /**
+   * Most routes a peer may send us before its session is closed (RFC 4486 Cease 1). lblab installs
+   * none of them, so a router that floods us would only cost memory. Default 10,000.
+   */
+  maxPrefixes?: number;
 }
 
 /** MetalLB's defaults for a BGPPeer without timers (hold 90 s, keepalive a third, connect 120 s). */
 const DEFAULT_HOLD_SEC = 90;
 const DEFAULT_CONNECT_SEC = 120;
+const DEFAULT_MAX_PREFIXES = 10_000;
 /** How long a peer keeps our routes while we restart; FRR's default restart time. */
 const RESTART_TIME_SEC = 120;
 
@@ -147,6 +153,7 @@ export class BgpSpeaker {
       ttl: ebgp && !peer.ebgpMultiHop ? 1 : 255,
       ...(peer.password !== undefined && { md5Password: peer.password }),
       connectTimeoutMs: 5000,
+      maxPrefixes: this.deps.maxPrefixes ?? DEFAULT_MAX_PREFIXES,
       nextHops: {
         ...(addresses.find((a) => a.family === 4) && { v4: addresses.find((a) => a.family === 4)! }),
         ...(addresses.find((a) => a.family === 6) && { v6: addresses.find((a) => a.family === 6)! }),

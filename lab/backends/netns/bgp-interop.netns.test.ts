@@ -187,6 +187,24 @@ describe('lblab speaker ↔ FRR', () => {
     expect(gaps.fib).toBeLessThanOrEqual(3);
   });
 
+  it('maximum-prefix: a peer sending more routes than allowed gets Cease 1 and the session closes', async (ctx) => {
+    if (mode === 'skip') return ctx.skip();
+    const originate = ['198.18.200.0/24', '198.18.201.0/24', '198.18.202.0/24'].map((prefix) => ({ prefix }));
+    const t = await lab({
+      startRouter: startFrr,
+      nodes: 1,
+      ipv6: false,
+      routerExtra: { originate },
+      speakerArgs: ['--bgp-max-prefixes', '2'],
+    });
+    await eventually('our speaker closing the session', 15_000, async () =>
+      /down: the peer sent more than 2 prefixes/.test(t.log('n1')) ? true : undefined,
+    );
+    const frr = t.router as FrrRouter;
+    const said = await frr.vtysh(`show bgp neighbors ${node4(0)} json`);
+    expect(said).toMatch(/Maximum Number of Prefixes Reached|Cease\/Maximum/i);
+  });
+
   it('drain on stop (RFC 8326): FRR sees GRACEFUL_SHUTDOWN on our route, then the withdrawal', async (ctx) => {
     if (mode === 'skip') return ctx.skip();
     const t = await lab({

@@ -26,6 +26,7 @@ export async function startSpeakerBgp(o: {
   /** Where peers connect to us: the node's InternalIP addresses. */
   addresses: readonly IpAddress[];
   listenPort: number;
+  maxPrefixes: number;
 }): Promise<SpeakerBgp> {
   const listeners: { listener: TcpListener; family: IpAddress['family'] }[] = [];
   const speaker = new BgpSpeaker({
@@ -37,6 +38,7 @@ export async function startSpeakerBgp(o: {
     // A process cannot tell whether it replaces an earlier one; saying "restarted" only tells a peer
     // that kept our routes not to wait for us before sending its own (RFC 4724 §4.2).
     restarting: true,
+    maxPrefixes: o.maxPrefixes,
     onPassword: (peer, password) => {
       for (const l of listeners)
         if (l.family === peer.family) l.listener.setPeerPassword(peer.toString(), password);

@@ -36,6 +36,7 @@ export interface SpeakerArgs {
   bgpPort: string;
   onStop: string;
   drainMs: string;
+  bgpMaxPrefixes: string;
 }
 
 export function registerSpeakerCommand(program: Command): void {
@@ -59,6 +60,11 @@ export function registerSpeakerCommand(program: Command): void {
       'restart',
     )
     .option('--drain-ms <ms>', 'with --on-stop drain: how long routes stay tagged before withdrawal', '2000')
+    .option(
+      '--bgp-max-prefixes <n>',
+      'close a BGP session whose peer sends more routes than this (lblab installs none of them)',
+      '10000',
+    )
     .action(async (opts: SpeakerArgs) => {
       process.exitCode = await runSpeaker(opts, processOutput);
     });
@@ -74,6 +80,7 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
     graceMs: Number(args.graceMs),
     bgpPort: Number(args.bgpPort),
     drainMs: Number(args.drainMs),
+    bgpMaxPrefixes: Number(args.bgpMaxPrefixes),
   };
   for (const [name, v] of Object.entries(numbers))
     if (!Number.isInteger(v) || v < 0) return fail(`--${name} must be a whole number`);
@@ -129,6 +136,7 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
         log,
         addresses: internalAddresses(source.current(), args.node),
         listenPort: numbers.bgpPort,
+        maxPrefixes: numbers.bgpMaxPrefixes,
       });
     } catch (err) {
       for (const p of ports) p.close();
