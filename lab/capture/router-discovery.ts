@@ -1,6 +1,6 @@
 import {
   WireError,
-  decodeIcmpv6,
+  decodeNdpEnvelope,
   decodeNdpOptions,
   type Ipv6Packet,
   type NdpOption,
@@ -71,37 +71,9 @@ export function decodeRouterAdvertisement(packet: Ipv6Packet): RouterAdvertiseme
   };
 }
 
-/** The ICMPv6 body (after type, code, checksum) once the checks RS and RA share have passed. */
+/** The ICMPv6 body (after type, code, checksum) once RFC 4861 §6.1.1 / §6.1.2's common checks have passed. */
 function routerMessage(packet: Ipv6Packet, type: number, minLength: number, rule: string): Uint8Array {
-  // RFC 4861 §6.1.1/§6.1.2: "The ICMP checksum is valid" (decodeIcmpv6 verifies it).
-  const icmp = decodeIcmpv6(packet);
-  if (icmp.type !== type) {
-    throw new WireError('bad-icmp-type', `ICMPv6 type ${icmp.type}, expected ${type}`, {
-      offset: IPV6_HEADER,
-    });
-  }
-  // RFC 4861 §6.1.1/§6.1.2: "The IP Hop Limit field has a value of 255".
-  if (packet.hopLimit !== 255) {
-    throw new WireError('bad-hop-limit', `hop limit ${packet.hopLimit}, NDP requires 255`, {
-      offset: 7,
-      rule,
-    });
-  }
-  // RFC 4861 §6.1.1/§6.1.2: "ICMP Code is 0."
-  if (icmp.code !== 0) {
-    throw new WireError('bad-icmp-code', `ICMP code ${icmp.code}, NDP requires 0`, {
-      offset: IPV6_HEADER + 1,
-      rule,
-    });
-  }
-  // RFC 4861 §6.1.1: "ICMP length ... is 8 or more octets"; §6.1.2: "16 or more octets".
-  if (packet.payload.length < minLength) {
-    throw new WireError('bad-icmp-length', `ICMP length ${packet.payload.length}, needs ${minLength}`, {
-      offset: 4,
-      rule,
-    });
-  }
-  return icmp.body;
+  return decodeNdpEnvelope(packet, type, minLength, rule).body;
 }
 
 function prefixInformation(o: NdpOption): PrefixInformation[] {

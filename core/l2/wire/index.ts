@@ -60,7 +60,7 @@ export {
   sourceLinkLayerAddress,
   targetLinkLayerAddress,
 } from './ndp-options.ts';
-export { NDP_HOP_LIMIT } from './ndp-message.ts';
+export { NDP_HOP_LIMIT, decodeNdpEnvelope } from './ndp-message.ts';
 export {
   ICMPV6_NEIGHBOR_SOLICITATION,
   type NeighborSolicitation,

@@ -1,7 +1,7 @@
 import type { IpAddress } from '../../net/index.ts';
 import { checkFamily, concat, ipAt } from './bytes.ts';
 import { WireEncodeError, WireError } from './errors.ts';
-import { decodeIcmpv6, encodeIcmpv6 } from './icmpv6.ts';
+import { decodeIcmpv6, encodeIcmpv6, type Icmpv6Message } from './icmpv6.ts';
 import { isIpv6Multicast } from './ipv6-addresses.ts';
 import {
   IPV6_HEADER_LENGTH,
@@ -31,40 +31,55 @@ interface NdpFixed {
 }
 
 /**
- * Decodes an NS or NA and applies the checks both validation sections share. `rule` is the section that
- * applies ("RFC 4861 §7.1.1" or "§7.1.2"); offsets count from the start of the IPv6 packet.
+ * The checks every NDP message's validation section shares (RFC 4861 §6.1.1, §6.1.2, §7.1.1, §7.1.2):
+ * the ICMPv6 type and checksum, hop limit 255, code 0 and the message's minimum length. Returns the
+ * ICMPv6 message; offsets count from the start of the IPv6 packet.
  */
-export function decodeNdpMessage(packet: Ipv6Packet, type: NdpType, rule: string): NdpFixed {
-  // RFC 4861 §7.1.1/§7.1.2: the ICMP checksum is valid (checked here along with the ICMPv6 envelope).
+export function decodeNdpEnvelope(
+  packet: Ipv6Packet,
+  type: number,
+  minLength: number,
+  rule: string,
+): Icmpv6Message {
+  // RFC 4861 §6.1/§7.1: "The ICMP checksum is valid" (checked here along with the ICMPv6 envelope).
   const icmp = decodeIcmpv6(packet);
   if (icmp.type !== type) {
     throw new WireError('bad-icmp-type', `ICMPv6 type ${icmp.type}, expected ${type}`, {
       offset: IPV6_HEADER_LENGTH,
     });
   }
-  // RFC 4861 §7.1.1/§7.1.2: "The IP Hop Limit field has a value of 255, i.e., the packet could not
-  // possibly have been forwarded by a router." This is what keeps off-link spoofers out.
+  // RFC 4861 §6.1/§7.1: "The IP Hop Limit field has a value of 255, i.e., the packet could not possibly
+  // have been forwarded by a router." This is what keeps off-link spoofers out.
   if (packet.hopLimit !== NDP_HOP_LIMIT) {
     throw new WireError('bad-hop-limit', `hop limit ${packet.hopLimit}, NDP requires 255`, {
       offset: 7,
       rule,
     });
   }
-  // RFC 4861 §7.1.1/§7.1.2: "ICMP Code is 0."
+  // RFC 4861 §6.1/§7.1: "ICMP Code is 0."
   if (icmp.code !== 0) {
     throw new WireError('bad-icmp-code', `ICMP code ${icmp.code}, NDP requires 0`, {
       offset: IPV6_HEADER_LENGTH + 1,
       rule,
     });
   }
-  // RFC 4861 §7.1.1/§7.1.2: "ICMP length (derived from the IP length) is 24 or more octets."
+  // RFC 4861 §6.1/§7.1: "ICMP length (derived from the IP length) is N or more octets."
   const length = packet.payload.length;
-  if (length < FIXED_LENGTH) {
-    throw new WireError('bad-icmp-length', `ICMP length ${length}, NDP requires at least 24`, {
+  if (length < minLength) {
+    throw new WireError('bad-icmp-length', `ICMP length ${length}, NDP requires at least ${minLength}`, {
       offset: 4,
       rule,
     });
   }
+  return icmp;
+}
+
+/**
+ * Decodes an NS or NA and applies the checks both validation sections share. `rule` is the section that
+ * applies ("RFC 4861 §7.1.1" or "§7.1.2"); offsets count from the start of the IPv6 packet.
+ */
+export function decodeNdpMessage(packet: Ipv6Packet, type: NdpType, rule: string): NdpFixed {
+  const icmp = decodeNdpEnvelope(packet, type, FIXED_LENGTH, rule);
   const m = packet.payload;
   // RFC 4861 §7.1.1/§7.1.2: "All included options have a length that is greater than zero."
   const options = decodeNdpOptions(m.subarray(FIXED_LENGTH), IPV6_HEADER_LENGTH + FIXED_LENGTH, rule);
