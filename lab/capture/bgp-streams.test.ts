@@ -109,7 +109,7 @@ describe('BGP over reassembled TCP', () => {
     const router = new Side('198.18.0.10', 179, 1);
     const speaker = new Side('198.18.0.11', 40000, 2);
     const frames = established(router, speaker);
-    frames.push(speaker.send(router, concat(update, KEEPALIVE)));
+    frames.push(speaker.send(router, concat([update, KEEPALIVE])));
     const { events } = decode(frames);
     expect(types(events.slice(-2))).toEqual(['update', 'keepalive']);
     expect(events.slice(-2).map((e) => e.frame)).toEqual([6, 6]);
@@ -121,7 +121,7 @@ describe('BGP over reassembled TCP', () => {
     const frames = established(router, speaker);
     const start = speaker.seq;
     const first = speaker.at(router, start, update.subarray(0, 25));
-    const second = speaker.at(router, start + 25, concat(update.subarray(25), KEEPALIVE));
+    const second = speaker.at(router, start + 25, concat([update.subarray(25), KEEPALIVE]));
     // The second half arrives first, then the first half, then the first half again.
     frames.push(second, first, first);
     const { events } = decode(frames);
@@ -134,7 +134,7 @@ describe('BGP over reassembled TCP', () => {
     const router = new Side('198.18.0.10', 179, 1);
     const speaker = new Side('198.18.0.11', 40000, 2);
     const frames = established(router, speaker);
-    frames.push(speaker.send(router, concat(bgpMessage(9, [1, 2]), KEEPALIVE)));
+    frames.push(speaker.send(router, concat([bgpMessage(9, [1, 2]), KEEPALIVE])));
     const { events } = decode(frames);
     const [bad, next] = events.slice(-2);
     expect(bad!.details.kind).toBe('malformed');
@@ -226,7 +226,7 @@ describe('BGP over reassembled TCP', () => {
     const router = new Side('2001:db8::10', 179, 1);
     const speaker = new Side('2001:db8::11', 40000, 2);
     const tail = update.subarray(update.length - 7);
-    const { events, notes } = decode([speaker.send(router, concat(tail, KEEPALIVE, update))]);
+    const { events, notes } = decode([speaker.send(router, concat([tail, KEEPALIVE, update]))]);
     expect(types(events)).toEqual(['keepalive', 'update']);
     expect(events[0]!.src).toBe('[2001:db8::11]:40000');
     expect(notes).toEqual([

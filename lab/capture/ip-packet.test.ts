@@ -8,7 +8,7 @@ import { KEEPALIVE, bfdControl, concat, ethernet, ipv4, ipv6, tcp, udp } from '.
 
 describe('IP layer', () => {
   it('bounds the payload by the IP length, not by Ethernet padding', () => {
-    const packet = concat(ipv4('198.18.0.1', '198.18.0.2', 17, new Uint8Array(4)), new Uint8Array(10));
+    const packet = concat([ipv4('198.18.0.1', '198.18.0.2', 17, new Uint8Array(4)), new Uint8Array(10)]);
     const p = ipPacket(ETHERTYPE_IPV4, packet)!;
     expect(p.payload.length).toBe(4);
     expect(p.complete).toBe(true);
@@ -22,7 +22,7 @@ describe('IP layer', () => {
     const destination = Uint8Array.of(17, 1, 1, 12, ...new Array<number>(12).fill(0));
     const p = ipPacket(
       ETHERTYPE_IPV6,
-      ipv6('2001:db8::1', '2001:db8::2', 0, concat(hopByHop, destination, inner)),
+      ipv6('2001:db8::1', '2001:db8::2', 0, concat([hopByHop, destination, inner])),
     )!;
     expect(p.protocol).toBe(17);
     expect([...p.payload]).toEqual([...inner]);

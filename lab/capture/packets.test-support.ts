@@ -1,3 +1,4 @@
+import { concat } from '../../core/l2/wire/bytes.ts';
 import { ETHERTYPE_IPV4, ETHERTYPE_IPV6 } from '../../core/l2/wire/index.ts';
 import { IpAddress, MacAddress } from '../../core/net/index.ts';
 
@@ -35,7 +36,7 @@ export function ipv4(
   h[9] = protocol;
   h.set(IpAddress.parse(src).toBytes(), 12);
   h.set(IpAddress.parse(dst).toBytes(), 16);
-  return concat(h, payload);
+  return concat([h, payload]);
 }
 
 /** An IPv6 packet; `nextHeader` may name an extension header that starts `payload`. */
@@ -48,7 +49,7 @@ export function ipv6(src: string, dst: string, nextHeader: number, payload: Uint
   h[7] = hopLimit;
   h.set(IpAddress.parse(src).toBytes(), 8);
   h.set(IpAddress.parse(dst).toBytes(), 24);
-  return concat(h, payload);
+  return concat([h, payload]);
 }
 
 export interface TcpOptions {
@@ -77,7 +78,7 @@ export function tcp(o: TcpOptions): Uint8Array {
     (f.includes('P') ? 0x08 : 0) |
     (f.includes('A') ? 0x10 : 0);
   v.setUint16(14, 65535);
-  return concat(h, o.payload ?? new Uint8Array(0));
+  return concat([h, o.payload ?? new Uint8Array(0)]);
 }
 
 export function udp(srcPort: number, dstPort: number, payload: Uint8Array): Uint8Array {
@@ -86,7 +87,7 @@ export function udp(srcPort: number, dstPort: number, payload: Uint8Array): Uint
   v.setUint16(0, srcPort);
   v.setUint16(2, dstPort);
   v.setUint16(4, 8 + payload.length);
-  return concat(h, payload);
+  return concat([h, payload]);
 }
 
 /** An Ethernet frame carrying IPv4 TCP. */
@@ -107,7 +108,7 @@ export function sll(etherType: number, payload: Uint8Array): Uint8Array {
   v.setUint16(4, 6);
   h.set(MAC_A.bytes, 6);
   v.setUint16(14, etherType);
-  return concat(h, payload);
+  return concat([h, payload]);
 }
 
 /** LINKTYPE_LINUX_SLL2 header: protocol, reserved, ifindex, ARPHRD_ETHER, packet type, address length, address. */
@@ -120,7 +121,7 @@ export function sll2(etherType: number, payload: Uint8Array): Uint8Array {
   h[10] = 4;
   h[11] = 6;
   h.set(MAC_A.bytes, 12);
-  return concat(h, payload);
+  return concat([h, payload]);
 }
 
 /** A BGP message: marker of 16 ones, length, type (RFC 4271 §4.1). */
@@ -216,12 +217,4 @@ function u32(v: number): number[] {
   return [(v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff];
 }
 
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export { concat };
