@@ -15,22 +15,7 @@ import {
   largeCommunity,
 } from './normalise.ts';
 import type { BfdSessionView, NeighborView, RouteView } from './router.ts';
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new SutOutputError(`${what}: not JSON (${(err as Error).message}): ${text.slice(0, 200)}`);
-  }
-}
-
-function list(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
+import { isObject, list, parseJson, type Json } from './json.ts';
 
 function stringList(v: unknown): string[] {
   return isObject(v) ? list(v['list']).filter((x): x is string => typeof x === 'string') : [];

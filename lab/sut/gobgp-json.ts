@@ -12,20 +12,9 @@ import {
   isUsableNextHop,
 } from './normalise.ts';
 import type { BgpState, NeighborView, RouteView } from './router.ts';
+import { isObject, list, parseJson, type Json } from './json.ts';
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text.trim() === '' ? 'null' : text);
-  } catch (err) {
-    throw new SutOutputError(`${what}: not JSON (${(err as Error).message}): ${text.slice(0, 200)}`);
-  }
-}
 
 // RFC 4271 §4.3, RFC 1997, RFC 4760, RFC 8092 attribute type codes.
 const ORIGIN = 1;
@@ -72,7 +61,7 @@ function gobgpPath(prefix: string, p: Json): RouteView {
 
 /** `gobgp -j global rib -a ipv4|ipv6`: prefix → paths; an empty table prints `{}` or nothing. */
 export function parseGobgpRib(text: string): RouteView[] {
-  const doc = parseJson(text, 'GoBGP RIB');
+  const doc = parseJson(text, 'GoBGP RIB', { emptyIsNull: true });
   if (doc === null) return [];
   if (!isObject(doc)) throw new SutOutputError(`GoBGP RIB: not an object: ${text.slice(0, 200)}`);
   return Object.entries(doc).flatMap(([key, paths]) =>
@@ -105,7 +94,7 @@ function sessionState(v: unknown): BgpState {
 
 /** `gobgp -j neighbor`: a list of peers with their config, state and per-family counters. */
 export function parseGobgpNeighbors(text: string): NeighborView[] {
-  const doc = parseJson(text, 'GoBGP neighbors');
+  const doc = parseJson(text, 'GoBGP neighbors', { emptyIsNull: true });
   if (doc === null) return [];
   if (!Array.isArray(doc)) throw new SutOutputError(`GoBGP neighbors: not a list: ${text.slice(0, 200)}`);
   return doc.filter(isObject).map((p) => {
