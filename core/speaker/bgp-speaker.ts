@@ -1,4 +1,5 @@
 import type { ClusterSnapshot } from '../cluster/types.ts';
+import { internalAddresses } from '../cluster/internal-addresses.ts';
 import { anySelectorMatches } from '../cluster/label-selector.ts';
 import type { BGPPeer, LbConfig } from '../config/model.ts';
 import { AFI_IPV4, AFI_IPV6, SAFI_UNICAST, type AfiSafi } from '../bgp/afi.ts';
@@ -116,8 +117,10 @@ export class BgpSpeaker {
 
   private open(peer: BGPPeer, snapshot: ClusterSnapshot): BgpSession {
     const name = peer.meta.name;
-    const addresses = nodeAddresses(snapshot, this.deps.node);
-    const routerId = peer.routerID ?? addresses.find((a) => a.family === 4);
+    const addresses = internalAddresses(snapshot, this.deps.node);
+    const v4 = addresses.find((a) => a.family === 4);
+    const v6 = addresses.find((a) => a.family === 6);
+    const routerId = peer.routerID ?? v4;
     if (routerId === undefined)
       throw new Error(
         `node ${this.deps.node} has no IPv4 InternalIP for a BGP router id; set routerID on BGPPeer ${name}`,
@@ -155,8 +158,8 @@ export class BgpSpeaker {
       connectTimeoutMs: 5000,
       maxPrefixes: this.deps.maxPrefixes ?? DEFAULT_MAX_PREFIXES,
       nextHops: {
-        ...(addresses.find((a) => a.family === 4) && { v4: addresses.find((a) => a.family === 4)! }),
-        ...(addresses.find((a) => a.family === 6) && { v6: addresses.find((a) => a.family === 6)! }),
+        ...(v4 !== undefined && { v4 }),
+        ...(v6 !== undefined && { v6 }),
       },
       clock: this.deps.clock,
       random: this.deps.random.fork(),
@@ -188,13 +191,6 @@ function families(peer: BGPPeer): AfiSafi[] {
 function sessionKey(p: BGPPeer): string {
   const { meta: _meta, nodeSelectors: _selectors, ...rest } = p;
   return JSON.stringify(rest, (_k, v: unknown) => (v instanceof IpAddress ? v.toString() : v));
-}
-
-function nodeAddresses(snapshot: ClusterSnapshot, node: string): IpAddress[] {
-  const n = snapshot.nodes.find((x) => x.metadata.name === node);
-  return (n?.status?.addresses ?? [])
-    .filter((a) => a.type === 'InternalIP')
-    .map((a) => IpAddress.parse(a.address));
 }
 
 function describe(e: SessionEvent): string {

@@ -7,11 +7,12 @@ import type { Command } from 'commander';
 import { randomInt } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { FileClusterSource } from '../../../core/cluster/file-source.ts';
+import { internalAddresses } from '../../../core/cluster/internal-addresses.ts';
 import type { ClusterSnapshot, Node } from '../../../core/cluster/types.ts';
 import { L2Announcer } from '../../../core/l2/announcer/index.ts';
 import type { NodeInterface } from '../../../core/l2/election/index.ts';
 import { Membership, type NodeRef } from '../../../core/membership/index.ts';
-import { IpAddress, Prefix } from '../../../core/net/index.ts';
+import { Prefix } from '../../../core/net/index.ts';
 import { AfPacketPort } from '../../../core/runtime/af-packet-port.ts';
 import type { FramePort } from '../../../core/runtime/ports.ts';
 import { Random } from '../../../core/runtime/random.ts';
@@ -189,14 +190,6 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
     `lblab speaker ${args.node}: stopped; requests ${requests}, responses ${c.responsesSent}, gratuitous ${c.gratuitousSent}, ownership changes ${c.ownershipChanges}, conflicts ${c.conflicts}`,
   );
   return exitCodes.ok;
-}
-
-/** The node's InternalIP addresses, where BGP peers reach it. */
-function internalAddresses(snapshot: ClusterSnapshot, node: string): IpAddress[] {
-  const n = snapshot.nodes.find((x) => x.metadata.name === node);
-  return (n?.status?.addresses ?? [])
-    .filter((a) => a.type === 'InternalIP')
-    .map((a) => IpAddress.parse(a.address));
 }
 
 /** Every Node with an InternalIP: the speakers' membership peers. */
