@@ -29,6 +29,8 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "throw_errno.h"
+
 /* Largest frame read; ARP and NDP frames are far smaller, anything longer is dropped as truncated. */
 #define FRAME_MAX 65536
 #define VLAN_TAG_LEN 4
@@ -66,25 +68,6 @@ static struct sock_filter arp_and_icmpv6[] = {
     BPF_STMT(BPF_RET | BPF_K, UINT32_MAX), /* accept the whole frame */
     BPF_STMT(BPF_RET | BPF_K, 0),          /* drop */
 };
-
-/* Throws Error("<context>: <strerror> (<ENAME>)") with code = "ENAME" and errno = -err, like Node's
- * own system errors. Returns NULL so callers can `return throw_errno(...)`. */
-static napi_value throw_errno(napi_env env, int err, const char *fmt, ...) {
-  char context[160], text[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(context, sizeof context, fmt, ap);
-  va_end(ap);
-  snprintf(text, sizeof text, "%s: %s (%s)", context, strerror(err), uv_err_name(-err));
-  napi_value code, message, error, errno_value;
-  napi_create_string_utf8(env, uv_err_name(-err), NAPI_AUTO_LENGTH, &code);
-  napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &message);
-  napi_create_error(env, code, message, &error);
-  napi_create_int32(env, -err, &errno_value);
-  napi_set_named_property(env, error, "errno", errno_value);
-  napi_throw(env, error);
-  return NULL;
-}
 
 static void release(port_t *p) {
   if (--p->refs == 0) free(p);
