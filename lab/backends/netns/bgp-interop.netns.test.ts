@@ -248,34 +248,27 @@ describe('lblab speaker ↔ FRR', () => {
 });
 
 describe('lblab speaker ↔ BIRD and GoBGP', () => {
-  it('BIRD: sessions establish and our prefixes arrive with next hop and communities', async (ctx) => {
-    if (mode === 'skip') return ctx.skip();
-    const t = await lab({ startRouter: startBird, nodes: 2 });
-    await t.router.waitEstablished(node4(0), 15_000);
-    const r = await eventually('both paths', 10_000, async () => {
-      const all = await t.router.routes('ipv4');
-      return hops(all, `${apiVip4}/32`).length === 2 ? all : undefined;
-    });
-    expect(hops(r, `${apiVip4}/32`)).toEqual([node4(0), node4(1)]);
-    expect(route(r, `${apiVip4}/32`)[0]?.communities).toEqual(['64513:100']);
-    expect(route(r, `${apiVip4}/32`)[0]?.largeCommunities).toEqual(['64513:1:2']);
-    const v6 = await eventually('IPv6 paths', 10_000, async () => {
-      const all = await t.router.routes('ipv6');
-      return hops(all, `${apiVip6}/128`).length === 2 ? all : undefined;
-    });
-    expect(hops(v6, `${apiVip6}/128`)).toEqual([node6(0), node6(1)].sort());
-  });
-
-  it('GoBGP: sessions establish and our prefixes arrive with next hop and communities', async (ctx) => {
-    if (mode === 'skip') return ctx.skip();
-    const t = await lab({ startRouter: startGobgp, nodes: 2 });
-    await t.router.waitEstablished(node4(0), 15_000);
-    const r = await eventually('both paths', 10_000, async () => {
-      const all = await t.router.routes('ipv4');
-      return hops(all, `${apiVip4}/32`).length === 2 ? all : undefined;
-    });
-    expect(hops(r, `${apiVip4}/32`)).toEqual([node4(0), node4(1)]);
-    expect(route(r, `${apiVip4}/32`)[0]?.communities).toEqual(['64513:100']);
-    expect(route(r, `${apiVip4}/32`)[0]?.largeCommunities).toEqual(['64513:1:2']);
-  });
+  it.for([
+    ['BIRD', startBird],
+    ['GoBGP', startGobgp],
+  ] as const)(
+    '%s: sessions establish and our prefixes arrive with next hop and communities, IPv4 and IPv6',
+    async ([, startRouter], ctx) => {
+      if (mode === 'skip') return ctx.skip();
+      const t = await lab({ startRouter, nodes: 2 });
+      await t.router.waitEstablished(node4(0), 15_000);
+      const r = await eventually('both paths', 10_000, async () => {
+        const all = await t.router.routes('ipv4');
+        return hops(all, `${apiVip4}/32`).length === 2 ? all : undefined;
+      });
+      expect(hops(r, `${apiVip4}/32`)).toEqual([node4(0), node4(1)]);
+      expect(route(r, `${apiVip4}/32`)[0]?.communities).toEqual(['64513:100']);
+      expect(route(r, `${apiVip4}/32`)[0]?.largeCommunities).toEqual(['64513:1:2']);
+      const v6 = await eventually('IPv6 paths', 10_000, async () => {
+        const all = await t.router.routes('ipv6');
+        return hops(all, `${apiVip6}/128`).length === 2 ? all : undefined;
+      });
+      expect(hops(v6, `${apiVip6}/128`)).toEqual([node6(0), node6(1)].sort());
+    },
+  );
 });
