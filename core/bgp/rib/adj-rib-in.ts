@@ -56,4 +56,10 @@ export class AdjRibIn {
   get size(): number {
     return this.routes.size;
   }
+
+  get staleCount(): number {
+    let n = 0;
+    for (const r of this.routes.values()) if (r.stale) n++;
+    return n;
+  }
 }

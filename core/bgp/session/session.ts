@@ -11,7 +11,6 @@ import {
   type BgpMessage,
   type PathAttributes,
   type RouteRefreshMessage,
-  type UpdateMessage,
 } from '../codec.ts';
 import { initialState, step } from '../fsm/fsm.ts';
 import { notify } from '../fsm/notifications.ts';
@@ -368,7 +367,7 @@ export class BgpSession {
     this.perform(this.primary, { kind: 'send', msg });
   }
 
-  private deliver(msg: UpdateMessage | RouteRefreshMessage | BgpMessage): void {
+  private deliver(msg: BgpMessage): void {
     if (msg.type === 'route-refresh') return this.refresh(msg);
     if (msg.type !== 'update') return;
     const eor = isEndOfRib(msg);
@@ -376,11 +375,7 @@ export class BgpSession {
       // RFC 4724 §4.2: the restarted peer has sent everything; what is still stale is gone.
       const dropped = this.ribIn.dropStale(eor);
       if (dropped > 0) this.o.log({ kind: 'note', message: `End-of-RIB: ${dropped} stale routes dropped` });
-      this.o.log({
-        kind: 'received',
-        held: this.ribIn.size,
-        stale: this.ribIn.list().filter((r) => r.stale).length,
-      });
+      this.logHeld();
       return;
     }
     // RFC 4271 §9.1.2: a route whose AS_PATH holds our own AS is a loop (a router reflecting our
@@ -391,13 +386,7 @@ export class BgpSession {
     );
     // One summary once a burst of UPDATEs has passed, not a line per UPDATE.
     if (!this.ribTimers.isArmed('received')) {
-      this.ribTimers.arm('received', RECEIVED_SUMMARY_MS, () =>
-        this.o.log({
-          kind: 'received',
-          held: this.ribIn.size,
-          stale: this.ribIn.list().filter((r) => r.stale).length,
-        }),
-      );
+      this.ribTimers.arm('received', RECEIVED_SUMMARY_MS, () => this.logHeld());
     }
     if (msg.treatAsWithdraw)
       this.o.log({ kind: 'note', message: `treat-as-withdraw: ${msg.treatAsWithdraw.message}` });
@@ -405,6 +394,10 @@ export class BgpSession {
       this.o.log({ kind: 'note', message: `attribute discarded: ${d.message}` });
     const limit = this.o.maxPrefixes;
     if (limit !== undefined && held > limit) this.feed(this.primary, { kind: 'max-prefix', limit });
+  }
+
+  private logHeld(): void {
+    this.o.log({ kind: 'received', held: this.ribIn.size, stale: this.ribIn.staleCount });
   }
 
   /** RFC 2918 §4 / RFC 7313 §4: the peer asks for everything again, bracketed by BoRR/EoRR when enhanced. */
@@ -439,7 +432,7 @@ export class BgpSession {
     }
     // RFC 4724 §4.2: keep the peer's routes, stale, for its restart time at most.
     this.ribIn.markStale();
-    this.o.log({ kind: 'received', held: this.ribIn.size, stale: this.ribIn.size });
+    this.logHeld();
     this.ribTimers.arm('stale', restartSec * 1000, () => {
       const dropped = this.ribIn.dropStale();
       this.o.log({ kind: 'note', message: `restart time over: ${dropped} stale routes dropped` });
