@@ -1,7 +1,7 @@
 import type { ClusterSnapshot } from '../cluster/types.ts';
 import { internalAddresses } from '../cluster/internal-addresses.ts';
 import { anySelectorMatches } from '../cluster/label-selector.ts';
-import type { BGPPeer, LbConfig } from '../config/model.ts';
+import type { BFDProfile, BGPPeer, LbConfig } from '../config/model.ts';
 import { AFI_IPV4, AFI_IPV6, SAFI_UNICAST, type AfiSafi } from '../bgp/afi.ts';
 import type { SessionConfig } from '../bgp/fsm/types.ts';
 import { advertisedRoutes, type AdvertiseOptions } from '../bgp/rib/advertised-routes.ts';
@@ -10,6 +10,7 @@ import type { BgpConnection, BgpConnector } from '../bgp/session/transport.ts';
 import { IpAddress } from '../net/index.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Random } from '../runtime/random.ts';
+import type { BfdSessionSpec, BfdWatch, BfdWatcher } from './bfd-watcher.ts';
 import type { SpeakerLogEntry } from './l2-speaker.ts';
 
 export interface BgpSpeakerDeps {
@@ -28,6 +29,8 @@ export interface BgpSpeakerDeps {
    * none of them, so a router that floods us would only cost memory. Default 10,000.
    */
   maxPrefixes?: number;
+  /** Runs the BFD sessions of peers with a bfdProfile; without it such peers cannot be served. */
+  bfd?: BfdWatcher;
 }
 
 /** MetalLB's defaults for a BGPPeer without timers (hold 90 s, keepalive a third, connect 120 s). */
@@ -44,7 +47,7 @@ const RESTART_TIME_SEC = 120;
 export class BgpSpeaker {
   private snapshot: ClusterSnapshot | undefined;
   private config: LbConfig | undefined;
-  private readonly sessions = new Map<string, { peer: BGPPeer; session: BgpSession; key: string }>();
+  private readonly sessions = new Map<string, PeerSession>();
 
   constructor(private readonly deps: BgpSpeakerDeps) {}
 
@@ -72,9 +75,15 @@ export class BgpSpeaker {
     for (const { session } of this.sessions.values()) session.drain();
   }
 
-  /** `restart` leaves our routes at graceful-restart peers (an upgrade); `shutdown` withdraws them. */
+  /**
+   * `restart` leaves our routes at graceful-restart peers (an upgrade); `shutdown` withdraws them. BFD
+   * ends after BGP with AdminDown, which the peer must not take for a failure (RFC 5882 §3.2).
+   */
   stop(mode: 'shutdown' | 'restart', reason: string): void {
-    for (const { session } of this.sessions.values()) session.stop(mode, reason);
+    for (const s of this.sessions.values()) {
+      s.session.stop(mode, reason);
+      s.bfd?.watch.close({ adminDown: true });
+    }
     this.sessions.clear();
   }
 
@@ -100,19 +109,69 @@ export class BgpSpeaker {
         'shutdown',
         peer === undefined ? 'the BGPPeer no longer selects this node' : 'the BGPPeer changed',
       );
+      s.bfd?.watch.close({ adminDown: true });
       this.deps.onPassword?.(s.peer.peerAddress, undefined);
       this.sessions.delete(name);
     }
     for (const [name, peer] of wanted) {
       let s = this.sessions.get(name);
+      const bfd = this.bfdSpec(peer, config, snapshot);
       if (s === undefined) {
         s = { peer, session: this.open(peer, snapshot), key: sessionKey(peer) };
         this.sessions.set(name, s);
         this.deps.onPassword?.(peer.peerAddress, peer.password);
-        s.session.start();
+        // With a BFD profile the session starts only once BFD is up (see watchBfd).
+        if (bfd === undefined) s.session.start();
+        else this.watchBfd(s, bfd);
+      } else if (s.bfd !== undefined && bfd !== undefined && bfdKey(bfd) !== s.bfd.key) {
+        s.bfd.watch.update(bfd);
+        s.bfd.key = bfdKey(bfd);
       }
       s.session.setRoutes(advertisedRoutes(snapshot, config, this.deps.node, peer, this.deps.advertise));
     }
+  }
+
+  /** The BFD session a peer's bfdProfile asks for, from the same local address BGP uses. */
+  private bfdSpec(peer: BGPPeer, config: LbConfig, snapshot: ClusterSnapshot): BfdSessionSpec | undefined {
+    if (peer.bfdProfile === undefined) return undefined;
+    const profile = config.bfdProfiles.find((p) => p.meta.name === peer.bfdProfile);
+    if (profile === undefined) return undefined;
+    const local =
+      peer.sourceAddress ??
+      internalAddresses(snapshot, this.deps.node).find((a) => a.family === peer.peerAddress.family);
+    if (local === undefined)
+      throw new Error(
+        `node ${this.deps.node} has no IPv${peer.peerAddress.family} InternalIP for BFD with BGPPeer ${peer.meta.name}`,
+      );
+    return {
+      localAddress: local.toString(),
+      peerAddress: peer.peerAddress.toString(),
+      // The same rule as BGP's TTL: directly connected eBGP is single-hop (RFC 5881), the rest RFC 5883.
+      multihop: !isDirectEbgp(peer),
+      ...profileTimers(profile),
+    };
+  }
+
+  /**
+   * BGP follows BFD: it starts when BFD is up and ends at once when BFD goes down (RFC 5882 §4.3),
+   * except when the peer stopped BFD on purpose, which is not a failure (RFC 5882 §3.2).
+   */
+  private watchBfd(s: PeerSession, spec: BfdSessionSpec): void {
+    const bfd = this.deps.bfd;
+    const name = s.peer.meta.name;
+    if (bfd === undefined) throw new Error(`BGPPeer ${name} has a bfdProfile but this speaker runs no BFD`);
+    const watch = bfd.watch(spec, (c) => {
+      if (this.sessions.get(name) !== s) return;
+      this.log(`${name}: BFD ${c.previous} → ${c.state} (${c.reason})`);
+      if (c.state === 'up') return s.session.start();
+      if (c.previous !== 'up') return;
+      if (c.remoteState === 'admin-down') {
+        this.log(`${name}: the peer stopped BFD administratively; the BGP session is left alone`);
+        return;
+      }
+      s.session.bfdDown(c.remoteControlPlaneIndependent);
+    });
+    s.bfd = { watch, key: bfdKey(spec) };
   }
 
   private open(peer: BGPPeer, snapshot: ClusterSnapshot): BgpSession {
@@ -145,7 +204,6 @@ export class BgpSpeaker {
         gracefulRestart: { restartTimeSec: RESTART_TIME_SEC, restarting: this.deps.restarting },
       }),
     };
-    const ebgp = peer.peerASN !== undefined ? peer.peerASN !== peer.myASN : peer.dynamicASN !== 'internal';
     return new BgpSession({
       name,
       config,
@@ -153,7 +211,7 @@ export class BgpSpeaker {
       port: peer.peerPort,
       ...(peer.sourceAddress !== undefined && { localAddress: peer.sourceAddress }),
       // Directly connected eBGP neighbours are one hop away; multihop and iBGP may be anywhere.
-      ttl: ebgp && !peer.ebgpMultiHop ? 1 : 255,
+      ttl: isDirectEbgp(peer) ? 1 : 255,
       ...(peer.password !== undefined && { md5Password: peer.password }),
       connectTimeoutMs: 5000,
       maxPrefixes: this.deps.maxPrefixes ?? DEFAULT_MAX_PREFIXES,
@@ -173,6 +231,32 @@ export class BgpSpeaker {
     this.deps.log({ atMs: this.deps.clock.now(), kind: 'bgp', message });
   }
 }
+
+interface PeerSession {
+  peer: BGPPeer;
+  session: BgpSession;
+  /** What, if changed, needs a new BGP session (sessionKey). */
+  key: string;
+  bfd?: { watch: BfdWatch; key: string };
+}
+
+function isDirectEbgp(peer: BGPPeer): boolean {
+  const ebgp = peer.peerASN !== undefined ? peer.peerASN !== peer.myASN : peer.dynamicASN !== 'internal';
+  return ebgp && !peer.ebgpMultiHop;
+}
+
+function profileTimers(p: BFDProfile): Omit<BfdSessionSpec, 'localAddress' | 'peerAddress' | 'multihop'> {
+  return {
+    receiveIntervalMs: p.receiveIntervalMs,
+    transmitIntervalMs: p.transmitIntervalMs,
+    detectMultiplier: p.detectMultiplier,
+    passive: p.passiveMode,
+    minimumTtl: p.minimumTtl,
+  };
+}
+
+const bfdKey = (spec: BfdSessionSpec) =>
+  JSON.stringify({ ...spec, auth: spec.auth && { ...spec.auth, key: [...spec.auth.key] } });
 
 /**
  * The peer's own address family, plus the other one when MetalLB's dualStackAddressFamily asks for it

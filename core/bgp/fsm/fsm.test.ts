@@ -276,6 +276,16 @@ describe('BGP FSM (RFC 4271 §8)', () => {
       up,
     );
     expect(soft.actions).toContainEqual(expect.objectContaining({ kind: 'down', retainPeerRoutes: true }));
+    // BFD down (RFC 5882 §4.3.2): with the peer's C bit clear the failure may be its control plane
+    // restarting, so graceful restart keeps its routes (both sides set N); with C set forwarding failed.
+    const restartLike = run([{ kind: 'bfd-down', peerControlPlaneIndependent: false }], up);
+    expect(restartLike.actions).toContainEqual(
+      expect.objectContaining({ kind: 'down', retainPeerRoutes: true }),
+    );
+    const forwarding = run([{ kind: 'bfd-down', peerControlPlaneIndependent: true }], up);
+    expect(forwarding.actions).toContainEqual(
+      expect.objectContaining({ kind: 'down', retainPeerRoutes: false }),
+    );
     // Without the capability nothing is kept.
     const plain = run([{ kind: 'tcp-closed', reason: 'reset' }], run(toEstablished).state);
     expect(plain.actions).toContainEqual(expect.objectContaining({ kind: 'down', retainPeerRoutes: false }));
@@ -283,7 +293,7 @@ describe('BGP FSM (RFC 4271 §8)', () => {
 
   it('BFD down and max-prefix end the session with the RFC 9384 and RFC 4486 Cease subcodes', () => {
     const up = run(toEstablished).state;
-    expect(sent(run([{ kind: 'bfd-down' }], up).actions)).toEqual([
+    expect(sent(run([{ kind: 'bfd-down', peerControlPlaneIndependent: false }], up).actions)).toEqual([
       { type: 'notification', code: 6, subcode: 10, data: new Uint8Array() },
     ]);
     expect(sent(run([{ kind: 'max-prefix', limit: 10 }], up).actions)[0]).toMatchObject({

@@ -149,7 +149,7 @@ class Step {
       return;
     }
     if (e.kind === 'message' && e.msg.type === 'keepalive') return this.restartHold();
-    if (e.kind === 'bfd-down') return this.fail('BFD says the peer is down', notify.bfdDown());
+    if (e.kind === 'bfd-down') return this.bfdDown(e.peerControlPlaneIndependent);
     if (e.kind === 'max-prefix') {
       return this.fail(`the peer sent more than ${e.limit} prefixes`, notify.maxPrefixes(), 'max-prefix');
     }
@@ -187,10 +187,23 @@ class Step {
       case 'tcp-connected':
         return;
       case 'bfd-down':
-        return this.fail('BFD says the peer is down', notify.bfdDown());
+        return this.bfdDown(e.peerControlPlaneIndependent);
       case 'max-prefix':
         return;
     }
+  }
+
+  /**
+   * RFC 9384 §2: a BGP session torn down because BFD went down sends Cease subcode 10. A peer with
+   * control-plane independent BFD lost forwarding, not just its control plane: graceful restart must
+   * not keep its routes (RFC 5882 §4.3.2); with the C bit clear the failure may be a restart, and the
+   * usual graceful-restart rules decide.
+   */
+  private bfdDown(peerControlPlaneIndependent: boolean): void {
+    const why = peerControlPlaneIndependent
+      ? 'BFD says forwarding to the peer failed'
+      : 'BFD says the peer is down';
+    this.fail(why, notify.bfdDown(), peerControlPlaneIndependent ? 'forwarding' : 'local');
   }
 
   private peerNotified(n: NotificationMessage): void {
@@ -221,7 +234,7 @@ class Step {
   private fail(
     reason: string,
     notification: NotificationMessage | undefined,
-    cause: 'local' | 'peer' | 'max-prefix' = 'local',
+    cause: 'local' | 'peer' | 'max-prefix' | 'forwarding' = 'local',
     peerMayRetain = true,
   ): void {
     const retain = peerMayRetain && this.helperRetains(notification, cause);
@@ -238,7 +251,8 @@ class Step {
   private helperRetains(sent: NotificationMessage | undefined, cause: string): boolean {
     const n = this.state.negotiated;
     const peer = n?.peerGracefulRestart;
-    if (this.state.name !== 'established' || peer === undefined || cause === 'max-prefix') return false;
+    if (this.state.name !== 'established' || peer === undefined) return false;
+    if (cause === 'max-prefix' || cause === 'forwarding') return false;
     if (sent === undefined && cause !== 'peer') return true;
     const bothN = peer.notification && this.state.config.gracefulRestart !== undefined;
     return bothN && (sent === undefined || !isHardReset(sent));

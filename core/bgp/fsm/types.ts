@@ -69,7 +69,11 @@ export type FsmEvent =
   | { kind: 'message'; msg: BgpMessage }
   | { kind: 'wire-error'; error: BgpWireError }
   | { kind: 'timer'; timer: TimerName }
-  | { kind: 'bfd-down' }
+  /**
+   * BFD declared the peer down. `peerControlPlaneIndependent` is the C bit the peer last sent: its BFD
+   * does not share fate with its control plane, so the failure is in forwarding (RFC 5882 §4.3.2).
+   */
+  | { kind: 'bfd-down'; peerControlPlaneIndependent: boolean }
   | { kind: 'max-prefix'; limit: number };
 
 export type FsmAction =

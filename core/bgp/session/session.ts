@@ -158,9 +158,14 @@ export class BgpSession {
     this.send({ type: 'route-refresh', afi: family.afi, safi: family.safi, subtype: 0 });
   }
 
-  /** BFD saw the peer go silent (RFC 5882 §4.3: the session goes down at once). */
-  bfdDown(): void {
-    this.feed(this.primary, { kind: 'bfd-down' });
+  /**
+   * BFD saw the peer go silent: the session goes down at once (RFC 5882 §4.3) and stays down until
+   * `start()`, which the speaker calls when BFD is up again. `peerControlPlaneIndependent` is the C bit
+   * the peer's BFD last sent.
+   */
+  bfdDown(peerControlPlaneIndependent: boolean): void {
+    this.stopped = true;
+    for (const a of this.attempts()) this.feed(a, { kind: 'bfd-down', peerControlPlaneIndependent });
   }
 
   private attempt(outgoing: boolean): Attempt {

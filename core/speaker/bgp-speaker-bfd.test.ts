@@ -1,0 +1,192 @@
+// The BGP speaker follows BFD: a peer with a bfdProfile gets its BGP session only while BFD is up, loses
+// it at once (Cease 10) when BFD goes down, and keeps it when the peer stops BFD on purpose.
+import { describe, expect, it } from 'vitest';
+import { parseClusterManifests } from '../cluster/manifests.ts';
+import { bfdProfile, bgpAdv, load, peer, pool } from '../config/test-support.ts';
+import { IpAddress } from '../net/index.ts';
+import { BgpSession, type SessionEvent } from '../bgp/session/session.ts';
+import { MemoryTransport, advanceWithPromises } from '../bgp/session/memory-transport.test-support.ts';
+import { Random } from '../runtime/random.ts';
+import { VirtualClock } from '../runtime/virtual-clock.ts';
+import type { BfdChange, BfdSessionSpec, BfdWatcher } from './bfd-watcher.ts';
+import { BgpSpeaker } from './bgp-speaker.ts';
+
+const NODE = '198.18.0.11';
+const ROUTER = '198.18.0.1';
+
+const cluster = `apiVersion: v1
+kind: Node
+metadata: { name: n1 }
+status: { addresses: [{ type: InternalIP, address: ${NODE} }] }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: api, namespace: default }
+spec: { type: LoadBalancer, externalTrafficPolicy: Cluster, ports: [{ port: 443, protocol: TCP }] }
+status: { loadBalancer: { ingress: [{ ip: 198.18.100.1 }] } }
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: { name: api-1, namespace: default, labels: { kubernetes.io/service-name: api } }
+addressType: IPv4
+endpoints:
+  - { addresses: [198.19.0.1], conditions: { ready: true }, nodeName: n1 }
+`;
+
+/** A BfdWatcher the test drives by hand, remembering what the speaker asked of it. */
+class ScriptedBfd implements BfdWatcher {
+  spec: BfdSessionSpec | undefined;
+  closed: { adminDown: boolean } | undefined;
+  private notify: ((c: BfdChange) => void) | undefined;
+
+  watch(spec: BfdSessionSpec, onChange: (c: BfdChange) => void) {
+    this.spec = spec;
+    this.notify = onChange;
+    return {
+      update: (s: BfdSessionSpec) => void (this.spec = s),
+      close: (o: { adminDown: boolean }) => void (this.closed = o),
+    };
+  }
+
+  say(change: Partial<BfdChange> & Pick<BfdChange, 'state' | 'previous'>): void {
+    this.notify?.({
+      remoteState: change.state,
+      remoteControlPlaneIndependent: false,
+      reason: 'test',
+      ...change,
+    });
+  }
+}
+
+function setup() {
+  const clock = new VirtualClock();
+  const net = new MemoryTransport(clock);
+  const bfd = new ScriptedBfd();
+  const routerEvents: SessionEvent[] = [];
+  const router = new BgpSession({
+    name: 'r1',
+    config: {
+      localAs: 64512,
+      peerAs: 64513,
+      routerId: IpAddress.parse(ROUTER),
+      holdTimeSec: 3,
+      keepaliveSec: 1,
+      connectRetrySec: 1,
+      passive: true,
+      families: [{ afi: 1, safi: 1 }],
+    },
+    peer: IpAddress.parse(NODE),
+    port: 179,
+    ttl: 1,
+    connectTimeoutMs: 1000,
+    clock,
+    random: new Random(2),
+    connector: net.connectorFor(ROUTER),
+    log: (e) => routerEvents.push(e),
+  });
+  net.listen(ROUTER, (conn) => router.accept(conn));
+  router.start();
+  const speaker = new BgpSpeaker({
+    node: 'n1',
+    clock,
+    random: new Random(1),
+    connector: net.connectorFor(NODE),
+    log: () => undefined,
+    restarting: false,
+    bfd,
+  });
+  const config = load([
+    pool('p', { addresses: ['198.18.100.0/24'] }),
+    bgpAdv('a'),
+    bfdProfile('fast', { receiveInterval: 100, transmitInterval: 100, detectMultiplier: 3 }),
+    peer('r1', {
+      myASN: 64513,
+      peerASN: 64512,
+      peerAddress: ROUTER,
+      bfdProfile: 'fast',
+      holdTime: '3s',
+      keepaliveTime: '1s',
+      connectTime: '1s',
+    }),
+  ]);
+  if (!config.ok) throw new Error(config.issues.map((i) => i.message).join('; '));
+  const snapshot = parseClusterManifests('cluster.yaml', cluster);
+  if (!snapshot.ok) throw new Error('bad cluster');
+  speaker.setConfig(config.config);
+  speaker.setCluster(snapshot.snapshot);
+  const routes = () => router.received.list().map((r) => r.prefix.toString());
+  return {
+    clock,
+    bfd,
+    router,
+    routerEvents,
+    speaker,
+    routes,
+    advance: (ms: number) => advanceWithPromises(clock, ms),
+  };
+}
+
+describe('BGP speaker with a BFD profile', () => {
+  it('asks for a single-hop session from the node address with the profile timers', () => {
+    const t = setup();
+    expect(t.bfd.spec).toMatchObject({
+      localAddress: NODE,
+      peerAddress: ROUTER,
+      multihop: false,
+      receiveIntervalMs: 100,
+      transmitIntervalMs: 100,
+      detectMultiplier: 3,
+      passive: false,
+    });
+  });
+
+  it('brings BGP up only once BFD is up', async () => {
+    const t = setup();
+    await t.advance(5000);
+    expect(t.router.state).not.toBe('established');
+    t.bfd.say({ previous: 'init', state: 'up' });
+    await t.advance(100);
+    expect(t.router.state).toBe('established');
+    expect(t.routes()).toEqual(['198.18.100.1/32']);
+  });
+
+  it('BFD down ends BGP at once with Cease 10 and the router drops our routes; BGP returns with BFD', async () => {
+    const t = setup();
+    t.bfd.say({ previous: 'init', state: 'up' });
+    await t.advance(100);
+    expect(t.routes()).toEqual(['198.18.100.1/32']);
+    t.bfd.say({ previous: 'up', state: 'down', remoteState: 'down' });
+    await t.advance(1);
+    expect(t.router.state).not.toBe('established');
+    expect(t.routes()).toEqual([]);
+    expect(t.routerEvents).toContainEqual(
+      expect.objectContaining({ kind: 'down', reason: expect.stringContaining('NOTIFICATION 6/10') }),
+    );
+    // BGP stays down while BFD is down, however long the back-off.
+    await t.advance(10_000);
+    expect(t.router.state).not.toBe('established');
+    t.bfd.say({ previous: 'init', state: 'up' });
+    await t.advance(5000);
+    expect(t.router.state).toBe('established');
+  });
+
+  it('the peer stopping BFD on purpose (AdminDown) leaves BGP alone (RFC 5882 §3.2)', async () => {
+    const t = setup();
+    t.bfd.say({ previous: 'init', state: 'up' });
+    await t.advance(100);
+    t.bfd.say({ previous: 'up', state: 'down', remoteState: 'admin-down' });
+    await t.advance(2000);
+    expect(t.router.state).toBe('established');
+  });
+
+  it('a stop ends BFD with AdminDown after BGP', async () => {
+    const t = setup();
+    t.bfd.say({ previous: 'init', state: 'up' });
+    await t.advance(100);
+    expect(t.routes()).toEqual(['198.18.100.1/32']);
+    t.speaker.stop('shutdown', 'test');
+    expect(t.bfd.closed).toEqual({ adminDown: true });
+    await t.advance(10);
+    expect(t.routes()).toEqual([]);
+  });
+});
