@@ -109,7 +109,7 @@ function setup() {
       connectTime: '1s',
     }),
   ]);
-  if (!config.ok) throw new Error(config.issues.map((i) => i.message).join('; '));
+  if (!config.ok) throw new Error(config.errors.map((i) => i.message).join('; '));
   const snapshot = parseClusterManifests('cluster.yaml', cluster);
   if (!snapshot.ok) throw new Error('bad cluster');
   speaker.setConfig(config.config);

@@ -17,6 +17,7 @@ import { AfPacketPort } from '../../../core/runtime/af-packet-port.ts';
 import type { FramePort } from '../../../core/runtime/ports.ts';
 import { Random } from '../../../core/runtime/random.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
+import { watchLoopStalls } from '../../../core/runtime/loop-stalls.ts';
 import { UdpPort } from '../../../core/runtime/udp-port.ts';
 import { watchFile } from '../../../core/runtime/watch-file.ts';
 import { L2Speaker, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
@@ -25,6 +26,9 @@ import { exitCodes } from '../exit-codes.ts';
 import { loadConfigOrExitCode } from '../load-config.ts';
 import { processOutput, type Output } from '../output.ts';
 import { startSpeakerBgp, type SpeakerBgp, type StopMode } from './speaker-bgp.ts';
+
+/** Main-loop stalls at least this long are logged: a third of the default 300 ms membership detection. */
+const STALL_REPORT_MS = 100;
 
 export interface SpeakerArgs {
   node: string;
@@ -170,6 +174,9 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
     }),
   );
   membership.start();
+  const stopStallWatch = watchLoopStalls(STALL_REPORT_MS, (ms) =>
+    log({ atMs: clock.now(), kind: 'lifecycle', message: `main event loop blocked for ${ms} ms` }),
+  );
   out.stdout(
     `lblab speaker ${args.node}: ${self.address}:${numbers.membershipPort}, interfaces ${local.map((i) => i.name).join(', ') || 'none'}`,
   );
@@ -180,6 +187,7 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
   });
   out.stdout(`lblab speaker ${args.node}: ${signal}, leaving`);
   source.close();
+  stopStallWatch();
   for (const stop of stopWatching) stop();
   await Promise.all([speaker.leave(numbers.graceMs), bgp?.stop(args.onStop as StopMode, numbers.drainMs)]);
   const c = announcer.stats();
