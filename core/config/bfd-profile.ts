@@ -1,4 +1,8 @@
-/** metallb.io/v1beta1 BFDProfile, with the defaults the CRD documents (FRR's BFD defaults). */
+/**
+ * metallb.io/v1beta1 BFDProfile, with the defaults the CRD documents (FRR's BFD defaults), and lblab's
+ * authentication annotations.
+ */
+import { readBfdAuthAnnotations } from './bfd-auth-annotations.ts';
 import { readEnvelope, type DocumentInput } from './metadata.ts';
 import type { ParsedOf } from './parsed.ts';
 import { bool, int, object } from './schema.ts';
@@ -24,9 +28,11 @@ export function parseBFDProfile(input: DocumentInput): ParsedOf<'BFDProfile'> | 
   if (s.echoInterval !== undefined && s.echoMode !== true) {
     log.warn('spec.echoInterval', 'has no effect unless echoMode is true');
   }
+  const authRequest = readBfdAuthAnnotations(doc.annotations, doc.meta.namespace, log);
   if (log.errorCount() !== before) return undefined;
   return {
     kind: 'BFDProfile',
+    ...(authRequest === undefined ? {} : { authRequest }),
     value: {
       meta: doc.meta,
       receiveIntervalMs: s.receiveInterval ?? 300,

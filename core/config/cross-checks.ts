@@ -4,6 +4,7 @@
  */
 import { selectedPools, warnUnknownNames } from './checks/advertisement-pools.ts';
 import { checkAggregation } from './checks/aggregation.ts';
+import { resolveBfdAuth } from './checks/bfd-auth.ts';
 import { checkBfdEcho } from './checks/bfd-echo.ts';
 import { collectAliases, resolveCommunities } from './checks/communities.ts';
 import { checkDuplicateNames } from './checks/duplicate-names.ts';
@@ -66,13 +67,18 @@ export function crossCheck(
   }
   checkLocalPrefs(attachments, nodes, log);
 
-  const bfdProfiles = parsed('BFDProfile').map((p) => p.value);
+  const secrets = {
+    secrets: new Map(parsed('Secret').map((s) => [s.value.meta.name, s.value])),
+    brokenSecrets: names('Secret', 'broken'),
+  };
+  const parsedProfiles = parsed('BFDProfile');
+  for (const profile of parsedProfiles) resolveBfdAuth(profile, secrets, log);
+  const bfdProfiles = parsedProfiles.map((p) => p.value);
   const peers = parsed('BGPPeer').map((p) => p.value);
   const targets = {
+    ...secrets,
     bfdProfiles: new Set(bfdProfiles.map((p) => p.meta.name)),
-    secrets: new Map(parsed('Secret').map((s) => [s.value.meta.name, s.value])),
     brokenBfdProfiles: names('BFDProfile', 'broken'),
-    brokenSecrets: names('Secret', 'broken'),
   };
   for (const peer of peers) checkPeerReferences(peer, targets, log);
   checkDuplicatePeers(peers, nodes, log);

@@ -38,13 +38,15 @@ export interface DocumentInput {
 /**
  * Decodes the whole document strictly with `fields` (the kind's top-level fields besides apiVersion,
  * kind, metadata and status) and builds the resource's metadata. Returns undefined when the metadata
- * is unusable; errors in `fields` are logged and their values left out.
+ * is unusable; errors in `fields` are logged and their values left out. Annotations are returned beside
+ * the metadata, for the kinds that take lblab's own settings from them (MetalLB's CRDs have no field for
+ * those, and unknown spec fields would be pruned or refused by MetalLB).
  */
 export function readEnvelope<S extends Record<string, Decoder<unknown>>>(
   input: DocumentInput,
   fields: S,
   required: readonly (keyof S & string)[] = [],
-): { meta: ResourceMeta; fields: ObjectOf<S> } | undefined {
+): { meta: ResourceMeta; annotations: Record<string, string>; fields: ObjectOf<S> } | undefined {
   const { log } = input;
   const shape: Record<string, Decoder<unknown>> = {
     apiVersion: str,
@@ -58,7 +60,7 @@ export function readEnvelope<S extends Record<string, Decoder<unknown>>>(
   if (decoded === undefined || rawMetadata === undefined || rawMetadata === null) return undefined;
   const metadata = metadataDecoder(rawMetadata, 'metadata', log);
   if (metadata === undefined) return undefined;
-  const { name, namespace = input.namespace, labels = {} } = metadata;
+  const { name, namespace = input.namespace, labels = {}, annotations = {} } = metadata;
   if (name === undefined) {
     if (isMapping(rawMetadata) && rawMetadata['name'] == null)
       log.error('metadata.name', 'required field is missing');
@@ -73,5 +75,9 @@ export function readEnvelope<S extends Record<string, Decoder<unknown>>>(
     );
   }
   checkLabels(labels, 'metadata.labels', log);
-  return { meta: { name, namespace, labels, source: input.source }, fields: decoded as ObjectOf<S> };
+  return {
+    meta: { name, namespace, labels, source: input.source },
+    annotations,
+    fields: decoded as ObjectOf<S>,
+  };
 }

@@ -76,6 +76,25 @@ export interface BFDProfile {
   echoMode: boolean;
   passiveMode: boolean;
   minimumTtl: number;
+  /**
+   * RFC 5880 §6.7 authentication, an lblab extension set by `bfd.lblab.io/auth-*` annotations (MetalLB's
+   * BFDProfile has no field for it). Undefined means packets are sent and accepted without it.
+   */
+  auth?: BfdAuth;
+}
+
+/** RFC 5880 §4.2 authentication types, named as the `bfd.lblab.io/auth-type` annotation names them. */
+export type BfdAuthType =
+  'simple-password' | 'keyed-md5' | 'meticulous-keyed-md5' | 'keyed-sha1' | 'meticulous-keyed-sha1';
+
+export interface BfdAuth {
+  type: BfdAuthType;
+  /** 0..255: sent in each packet so that the receiver knows which key to check it with (§4.2). */
+  keyId: number;
+  /** The UTF-8 bytes of the Secret's password, unpadded; its length fits the type (checked on load). */
+  key: Uint8Array;
+  /** The kubernetes.io/basic-auth Secret the key came from. */
+  secret: { name: string; namespace: string };
 }
 
 export interface BGPPeer {

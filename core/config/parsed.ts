@@ -4,6 +4,7 @@
  */
 import type {
   BFDProfile,
+  BfdAuth,
   BGPAdvertisement,
   BGPPeer,
   BgpCommunity,
@@ -23,12 +24,16 @@ export interface PasswordSecret {
   password?: string;
 }
 
+/** A BFDProfile's authentication before its Secret is read: everything but the key. */
+export type BfdAuthRequest = Omit<BfdAuth, 'key'>;
+
 export type Parsed =
   | { kind: 'IPAddressPool'; value: IPAddressPool }
   | { kind: 'L2Advertisement'; value: L2Advertisement }
   /** `communities` stays empty until the Community aliases are known; `communityTexts` are as written. */
   | { kind: 'BGPAdvertisement'; value: BGPAdvertisement; communityTexts: string[] }
-  | { kind: 'BFDProfile'; value: BFDProfile }
+  /** `auth` stays unset until the Secrets are known; `authRequest` is what the annotations ask for. */
+  | { kind: 'BFDProfile'; value: BFDProfile; authRequest?: BfdAuthRequest }
   | { kind: 'BGPPeer'; value: BGPPeer }
   | { kind: 'Community'; value: CommunityAliases }
   | { kind: 'Secret'; value: PasswordSecret };

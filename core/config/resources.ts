@@ -1,7 +1,7 @@
 /**
  * Recognises a document's kind and apiVersion and hands it to that kind's parser. Only the resources
- * MetalLB reads (and Secrets, for BGP passwords) are accepted; anything else is an error, so a typo in
- * a kind cannot silently drop part of a configuration.
+ * MetalLB reads (and Secrets, for BGP passwords and BFD keys) are accepted; anything else is an error,
+ * so a typo in a kind cannot silently drop part of a configuration.
  */
 import { parseBFDProfile } from './bfd-profile.ts';
 import { parseBGPAdvertisement } from './bgp-advertisement.ts';

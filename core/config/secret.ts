@@ -1,6 +1,7 @@
 /**
- * v1 Secret, read only so that a BGPPeer's `passwordSecret` can be resolved: MetalLB wants type
- * kubernetes.io/basic-auth with the password under the key "password" (checked where it is referenced).
+ * v1 Secret, read only so that a BGPPeer's `passwordSecret` and a BFDProfile's `bfd.lblab.io/auth-secret`
+ * can be resolved: MetalLB wants type kubernetes.io/basic-auth with the password under the key "password"
+ * (checked where it is referenced, checks/secret-password.ts).
  */
 import { joinPath } from './issues.ts';
 import { readEnvelope, type DocumentInput } from './metadata.ts';

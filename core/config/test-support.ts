@@ -32,6 +32,12 @@ export const community = (name: string, aliases: { name: string; value: string }
 export const secret = (name: string, type: string, body: Obj) =>
   resource('v1', 'Secret', name, { type, ...body });
 
+/** The resource with `metadata.annotations` set. */
+export const annotated = (r: Obj, annotations: Obj): Obj => ({
+  ...r,
+  metadata: { ...(r['metadata'] as Obj), annotations },
+});
+
 export const testFile = 'test.yaml';
 
 export function load(resources: readonly Obj[], options?: LoadOptions): LoadResult {

@@ -252,6 +252,7 @@ function profileTimers(p: BFDProfile): Omit<BfdSessionSpec, 'localAddress' | 'pe
     detectMultiplier: p.detectMultiplier,
     passive: p.passiveMode,
     minimumTtl: p.minimumTtl,
+    ...(p.auth && { auth: { type: p.auth.type, keyId: p.auth.keyId, key: p.auth.key } }),
   };
 }
 

@@ -1,19 +1,17 @@
 /**
- * A BGPPeer's references: its BFD profile must exist, and its password Secret must exist, be of type
- * kubernetes.io/basic-auth and hold a "password" (MetalLB's passwordFromSecretForPeer).
+ * A BGPPeer's references: its BFD profile must exist, and its password Secret must be in the peer's
+ * namespace and usable (checks/secret-password.ts); the password must also fit on one line of the
+ * routing daemon's configuration, as MetalLB requires.
  */
 import type { IssueLog } from '../issues.ts';
 import type { BGPPeer } from '../model.ts';
-import type { PasswordSecret } from '../parsed.ts';
-import { basicAuthType } from '../secret.ts';
+import { secretPassword, type SecretTargets } from './secret-password.ts';
 import { contextOf } from './where.ts';
 
-export interface PeerReferenceTargets {
+export interface PeerReferenceTargets extends SecretTargets {
   bfdProfiles: ReadonlySet<string>;
-  secrets: ReadonlyMap<string, PasswordSecret>;
-  /** Names of resources that were declared but failed to parse: referring to them is not a second error. */
+  /** Names of profiles that were declared but failed to parse: referring to them is not a second error. */
   brokenBfdProfiles: ReadonlySet<string>;
-  brokenSecrets: ReadonlySet<string>;
 }
 
 export function checkPeerReferences(peer: BGPPeer, targets: PeerReferenceTargets, log: IssueLog): void {
@@ -32,29 +30,15 @@ export function checkPeerReferences(peer: BGPPeer, targets: PeerReferenceTargets
     );
     return;
   }
-  const secret = targets.secrets.get(ref.name);
-  if (secret === undefined) {
-    if (!targets.brokenSecrets.has(ref.name)) {
-      log.error(
-        ctx,
-        'spec.passwordSecret.name',
-        `no Secret ${JSON.stringify(ref.name)} is defined in namespace ${JSON.stringify(ref.namespace)}`,
-      );
-    }
-    return;
-  }
-  const name = JSON.stringify(ref.name);
-  if (secret.type !== basicAuthType) {
+  const password = secretPassword(ref, targets, ctx, 'spec.passwordSecret.name', log);
+  if (password === undefined) return;
+  if (/[\r\n]/.test(password)) {
     log.error(
       ctx,
       'spec.passwordSecret.name',
-      `Secret ${name} has type ${JSON.stringify(secret.type)}; it must be ${basicAuthType}`,
+      `the password in Secret ${JSON.stringify(ref.name)} must not contain line breaks`,
     );
-  } else if (secret.password === undefined) {
-    log.error(ctx, 'spec.passwordSecret.name', `Secret ${name} has no "password" key`);
-  } else if (/[\r\n]/.test(secret.password)) {
-    log.error(ctx, 'spec.passwordSecret.name', `the password in Secret ${name} must not contain line breaks`);
   } else {
-    peer.password = secret.password;
+    peer.password = password;
   }
 }

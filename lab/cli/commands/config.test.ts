@@ -50,6 +50,16 @@ describe('lblab config validate (the command module)', () => {
     expect(stderr[1]).toContain('peer-duplicate.yaml: document 1 (BGPPeer "peer2"): spec.peerAddress: ');
   });
 
+  it('names the BFDProfile and the annotation when a BFD authentication key does not fit', async () => {
+    const file = 'core/config/testdata/bad/bfd-auth-key-too-long.yaml';
+    const { code, stdout, stderr } = await capture([file]);
+    expect(code).toBe(1);
+    expect(stdout).toEqual([]);
+    expect(stderr).toEqual([
+      `${join(root, file)}: document 1 (BFDProfile "authenticated"): metadata.annotations["bfd.lblab.io/auth-secret"]: the password in Secret "bfd-key" is 17 octets; a keyed-md5 key is 1 to 16 octets (RFC 5880 §4.2.3)`,
+    ]);
+  });
+
   it('prints warnings to stderr and still exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lblab-config-'));
     const file = join(dir, 'l2.yaml');
