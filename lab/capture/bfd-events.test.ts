@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { signControlPacket, type ControlPacket } from '../../core/bfd/codec.ts';
 import { ETHERTYPE_IPV4, ETHERTYPE_IPV6 } from '../../core/l2/wire/index.ts';
-import { decodeBfdControl } from './bfd-packet.ts';
 import { CaptureDecoder } from './capture-decoder.ts';
 import { pcapFile } from './capture-files.test-support.ts';
+import { eventJson } from './event-json.ts';
 import type { CaptureEvent } from './events.ts';
 import { bfdControl, ethernet, ipv4, ipv6, udp } from './packets.test-support.ts';
 
@@ -16,21 +17,31 @@ const a = (payload: Uint8Array, port = 3784) =>
 const b = (payload: Uint8Array) =>
   ethernet(ETHERTYPE_IPV4, ipv4('198.18.0.2', '198.18.0.1', 17, udp(49153, 3784, payload)));
 
+/** `packet` with the A bit set and `section` appended, the Length covering it. */
+function withAuthSection(packet: Uint8Array, section: number[]): Uint8Array {
+  const b = new Uint8Array([...packet, ...section]);
+  b[1] = b[1]! | 0x04;
+  b[3] = b.length;
+  return b;
+}
+
 describe('BFD Control packets (RFC 5880 §4.1)', () => {
-  it('decodes every field', () => {
-    const p = decodeBfdControl(
-      bfdControl({
-        state: 3,
-        diag: 3,
-        my: 7,
-        your: 9,
-        txUs: 100_000,
-        rxUs: 50_000,
-        mult: 5,
-        flags: 0x20 | 0x08,
-      }),
-    );
-    expect(p).toEqual({
+  it('shows every field under the names the JSON output has always had', () => {
+    const [event] = decode([
+      a(
+        bfdControl({
+          state: 3,
+          diag: 3,
+          my: 7,
+          your: 9,
+          txUs: 100_000,
+          rxUs: 50_000,
+          mult: 5,
+          flags: 0x20 | 0x08,
+        }),
+      ),
+    ]);
+    const packet = {
       version: 1,
       diag: 3,
       diagName: 'neighbor-signaled-session-down',
@@ -48,7 +59,46 @@ describe('BFD Control packets (RFC 5880 §4.1)', () => {
       desiredMinTxUs: 100_000,
       requiredMinRxUs: 50_000,
       requiredMinEchoRxUs: 0,
+    };
+    expect(event!.details).toEqual({ kind: 'bfd', hop: 'single', packet });
+    expect(JSON.parse(eventJson(event!)).details.packet).toEqual(packet);
+  });
+
+  it('names reserved diagnostics and shows the Auth Type of an authenticated packet', () => {
+    const p: ControlPacket = {
+      version: 1,
+      diagnostic: 9,
+      state: 'admin-down',
+      poll: false,
+      final: false,
+      controlPlaneIndependent: false,
+      demand: false,
+      multipoint: false,
+      detectMultiplier: 3,
+      myDiscriminator: 1,
+      yourDiscriminator: 0,
+      desiredMinTxIntervalUs: 1_000_000,
+      requiredMinRxIntervalUs: 1_000_000,
+      requiredMinEchoRxIntervalUs: 0,
+    };
+    const signed = signControlPacket(p, {
+      type: 'keyed-sha1',
+      keyId: 1,
+      key: new Uint8Array(20),
+      sequence: 1,
     });
+    const [event] = decode([a(signed)]);
+    expect(event!.details).toMatchObject({
+      kind: 'bfd',
+      packet: {
+        diagName: 'reserved-9',
+        state: 'AdminDown',
+        authenticationPresent: true,
+        authType: 4,
+        length: 52,
+      },
+    });
+    expect(event!.summary).toMatch(/^BFD AdminDown 198\.18\.0\.1 → 198\.18\.0\.2 diag reserved-9 /);
   });
 
   it('marks each change of the state a sender reports', () => {
@@ -91,16 +141,18 @@ describe('BFD Control packets (RFC 5880 §4.1)', () => {
       a(bfdControl({ state: 1, my: 0 })),
       a(bfdControl({ state: 1, flags: 0x01 })),
       a(bfdControl({ state: 1 }).subarray(0, 20)),
+      a(withAuthSection(bfdControl({ state: 1 }), [9, 4, 1, 0])),
     ]);
     expect(
       events.map((e) => [e.details.kind, e.summary.replace('BFD malformed 198.18.0.1 → 198.18.0.2: ', '')]),
     ).toEqual([
-      ['malformed', 'BFD version 0, not 1 (RFC 5880 §6.8.6)'],
+      ['malformed', 'Version is 0, not 1 (RFC 5880 §6.8.6)'],
       ['malformed', 'Detect Mult is zero (RFC 5880 §6.8.6)'],
-      ['malformed', 'Your Discriminator is zero in state Up (RFC 5880 §6.8.6)'],
+      ['malformed', 'Your Discriminator is zero while State is Up (RFC 5880 §6.8.6)'],
       ['malformed', 'My Discriminator is zero (RFC 5880 §6.8.6)'],
-      ['malformed', 'Multipoint bit set (RFC 5880 §6.8.6)'],
-      ['malformed', 'BFD packet of 20 bytes, the mandatory section is 24 (RFC 5880 §4.1)'],
+      ['malformed', 'Multipoint (M) is set (RFC 5880 §6.8.6)'],
+      ['malformed', 'Packet is 20 octets, shorter than the 24-octet mandatory section (RFC 5880 §4.1)'],
+      ['malformed', 'Auth Type 9 is reserved (RFC 5880 §4.1)'],
     ]);
   });
 

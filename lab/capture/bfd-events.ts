@@ -2,10 +2,9 @@ import {
   BFD_MULTI_HOP_PORT,
   BFD_SINGLE_HOP_PORT,
   BfdPacketError,
-  decodeBfdControl,
-  type BfdControlPacket,
-  type BfdState,
-} from './bfd-packet.ts';
+  decodeControlPacket,
+} from '../../core/bfd/codec.ts';
+import { bfdPacketView, type BfdPacketView, type BfdStateName } from './bfd-packet-view.ts';
 import { endpoint, type CaptureEvent, type EventBase } from './events.ts';
 import type { IpPacket } from './ip-packet.ts';
 import type { UdpDatagram } from './transport.ts';
@@ -18,16 +17,17 @@ export function isBfdDatagram(udp: UdpDatagram): boolean {
 /** Turns BFD Control packets into events, marking each change of the state a sender reports. */
 export class BfdSessions {
   /** Last state each sender reported, by sender, receiver and hop type. */
-  private readonly states = new Map<string, BfdState>();
+  private readonly states = new Map<string, BfdStateName>();
 
   packet(base: EventBase, ip: IpPacket, udp: UdpDatagram): CaptureEvent {
     const hop = udp.dstPort === BFD_MULTI_HOP_PORT ? 'multi' : 'single';
     const src = endpoint(ip.src, udp.srcPort);
     const dst = endpoint(ip.dst, udp.dstPort);
     const common = { ...base, protocol: 'bfd' as const, src, dst };
-    let packet: BfdControlPacket;
+    let packet: BfdPacketView;
     try {
-      packet = decodeBfdControl(udp.payload);
+      // The core codec applies RFC 5880 §6.8.6's checks; what it refuses becomes a malformed event.
+      packet = bfdPacketView(decodeControlPacket(udp.payload), udp.payload[3]!);
     } catch (e) {
       if (!(e instanceof BfdPacketError)) throw e;
       return {
@@ -48,7 +48,7 @@ export class BfdSessions {
   }
 }
 
-function summary(p: BfdControlPacket, state: string, ip: IpPacket, hop: 'single' | 'multi'): string {
+function summary(p: BfdPacketView, state: string, ip: IpPacket, hop: 'single' | 'multi'): string {
   const ms = (us: number) => `${us / 1000}ms`;
   const parts = [
     `BFD ${state} ${ip.src} → ${ip.dst}`,

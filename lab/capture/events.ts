@@ -1,5 +1,5 @@
 import type { ArpPacket, NeighborAdvertisement, NeighborSolicitation } from '../../core/l2/wire/index.ts';
-import type { BfdControlPacket, BfdState } from './bfd-packet.ts';
+import type { BfdPacketView, BfdStateName } from './bfd-packet-view.ts';
 import type { BgpMessageDetails } from './bgp-events.ts';
 import type { RouterAdvertisement, RouterSolicitation } from './router-discovery.ts';
 
@@ -43,9 +43,9 @@ export type EventDetails =
   | {
       readonly kind: 'bfd';
       readonly hop: 'single' | 'multi';
-      readonly packet: BfdControlPacket;
+      readonly packet: BfdPacketView;
       /** The state this sender last reported, when this packet changes it. */
-      readonly previousState?: BfdState;
+      readonly previousState?: BfdStateName;
     }
   /** A message of the event's protocol that its decoder refused; `error` is the decoder's message. */
   | { readonly kind: 'malformed'; readonly error: string; readonly offset?: number };

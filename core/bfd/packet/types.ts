@@ -20,7 +20,7 @@ export const Diagnostic = {
   reverseConcatenatedPathDown: 8,
 } as const;
 
-/** RFC 5880 §4.2 "Auth Type" values. */
+/** RFC 5880 §4.1 "Auth Type" values; 0 and 6-255 are reserved. */
 export const AuthType = {
   simplePassword: 1,
   keyedMd5: 2,
@@ -29,11 +29,11 @@ export const AuthType = {
   meticulousKeyedSha1: 5,
 } as const;
 
-/** RFC 5880 §4.2: the Authentication Section, when the A bit is set. */
+/** RFC 5880 §4.1-§4.4: the Authentication Section, when the A bit is set. */
 export type AuthSection =
-  /** §4.2.2: the password itself, 1 to 16 octets. */
+  /** §4.2: the password itself, 1 to 16 octets. */
   | { type: 'simple-password'; keyId: number; password: Uint8Array }
-  /** §4.2.3 (16-octet MD5 digest) and §4.2.4 (20-octet SHA1 hash), with their sequence number. */
+  /** §4.3 (16-octet MD5 digest) and §4.4 (20-octet SHA1 hash), with their sequence number. */
   | {
       type: 'keyed-md5' | 'meticulous-keyed-md5' | 'keyed-sha1' | 'meticulous-keyed-sha1';
       keyId: number;
