@@ -63,9 +63,11 @@ export class MemoryTransport {
       },
       close: () => {
         if (closed) return;
-        this.clock.setTimer('memory:fin', LATENCY_MS, () =>
-          self.link?.ended('the peer closed the connection'),
-        );
+        // A silenced direction loses the FIN too: the peer never learns (a crash behind a cut link).
+        if (!this.silenced.has(`${local}>${remote}`))
+          this.clock.setTimer('memory:fin', LATENCY_MS, () =>
+            self.link?.ended('the peer closed the connection'),
+          );
         self.ended('closed by us');
       },
       onData: (fn) => data.push(fn),

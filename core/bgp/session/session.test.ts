@@ -130,6 +130,50 @@ describe('BGP session over a transport (virtual time)', () => {
     expect(notes.some((m) => m.includes('collision'))).toBe(true);
   });
 
+  it('a connection the peer opens while the session is up is a collision, not a restart: the session stays', async () => {
+    const t = lab();
+    const gr = { gracefulRestart: { restartTimeSec: 120, restarting: false } };
+    const a = t.session('a', A, B, config(64513, 64512, A, gr));
+    const b = t.session('b', B, A, config(64512, 64513, B, { ...gr, passive: true }));
+    a.setRoutes([route('198.18.100.1/32')]);
+    b.start();
+    a.start();
+    await t.advance(50);
+    // The peer dials again (as FRR does when both sides start at once) with a plain OPEN.
+    const late = t.session('b', B, A, config(64512, 64513, B, gr));
+    late.start();
+    await t.advance(100);
+    expect([a.state, b.state]).toEqual(['established', 'established']);
+    expect(held(b)).toEqual(['198.18.100.1/32']);
+    expect(t.events.a).toContainEqual({ kind: 'note', message: 'collision with the established session' });
+    expect(t.events.a.some((e) => e.kind === 'down')).toBe(false);
+  });
+
+  it('a peer that restarted (new OPEN with the R bit) replaces its old session, which keeps its routes stale', async () => {
+    const t = lab();
+    const gr = (restarting: boolean) => ({ gracefulRestart: { restartTimeSec: 120, restarting } });
+    const a = t.session('a', A, B, config(64513, 64512, A, { ...gr(false), passive: true }));
+    const b = t.session('b', B, A, config(64512, 64513, B, gr(false)));
+    b.setRoutes([route('198.18.200.1/32')]);
+    a.start();
+    b.start();
+    await t.advance(50);
+    // b's process dies without a FIN reaching a; the new one connects with the R bit.
+    t.net.silenced.add(`${B}>${A}`);
+    b.stop('restart', 'crash');
+    t.net.silenced.delete(`${B}>${A}`);
+    const b2 = t.session('b', B, A, config(64512, 64513, B, gr(true)));
+    b2.setRoutes([route('198.18.200.1/32')]);
+    b2.start();
+    await t.advance(20);
+    expect(t.events.a).toContainEqual(
+      expect.objectContaining({ kind: 'down', reason: expect.stringContaining('the peer restarted') }),
+    );
+    await t.advance(3000);
+    expect(a.state).toBe('established');
+    expect(held(a)).toEqual(['198.18.200.1/32']);
+  });
+
   it('the hold timer ends a session whose peer went silent, within the hold time', async () => {
     const t = lab();
     const a = t.session('a', A, B, config(64513, 64512, A));

@@ -9,6 +9,7 @@ import {
   endOfRib,
   isEndOfRib,
   type BgpMessage,
+  type OpenMessage,
   type PathAttributes,
   type RouteRefreshMessage,
 } from '../codec.ts';
@@ -124,14 +125,8 @@ export class BgpSession {
       this.attach(p, conn, false);
       return this.feed(p, { kind: 'tcp-connected' });
     }
-    if (p.fsm.name === 'established') {
-      if (p.fsm.negotiated?.peerGracefulRestart === undefined) return conn.close();
-      // RFC 4724 §4.2: a new connection from a restarting peer ends the old session (keeping its routes).
-      this.feed(p, { kind: 'tcp-closed', reason: 'the peer reconnected: it restarted' });
-      this.attach(p, conn, false);
-      return this.feed(p, { kind: 'tcp-connected' });
-    }
     if (this.secondary !== undefined) return conn.close();
+    // A second connection while one is being set up or is up: its OPEN decides (survivesCollision).
     // Both sides dialled at once: run the second connection until an OPEN says which one stays (§6.8).
     const s = this.attempt(false);
     this.secondary = s;
@@ -213,7 +208,7 @@ export class BgpSession {
         if (!(err instanceof BgpWireError)) throw err;
         return this.feed(a, { kind: 'wire-error', error: err });
       }
-      if (msg.type === 'open' && !this.survivesCollision(a, msg.bgpId)) continue;
+      if (msg.type === 'open' && !this.survivesCollision(a, msg)) continue;
       this.feed(a, { kind: 'message', msg });
     }
   }
@@ -222,14 +217,24 @@ export class BgpSession {
    * RFC 4271 §6.8: when an OPEN arrives and another connection with the same peer is being set up, the
    * connection opened by the side with the higher BGP Identifier stays; the other is closed with Cease 7.
    */
-  private survivesCollision(a: Attempt, remoteId: IpAddress): boolean {
+  private survivesCollision(a: Attempt, open: OpenMessage): boolean {
     const other = a === this.primary ? this.secondary : this.primary;
     if (other === undefined || other.conn === undefined) return true;
     if (other.fsm.name === 'established') {
+      if (this.peerRestarted(other, open)) {
+        // RFC 4724 §4.2: the peer restarted (its OPEN says so) while we still had its old session: that
+        // session ends as if its connection had dropped, keeping the peer's routes stale.
+        this.feed(other, { kind: 'tcp-closed', reason: 'the peer restarted: a new OPEN with the R bit' });
+        other.timers.disarmAll();
+        other.dial++;
+        this.primary = a;
+        this.secondary = undefined;
+        return true;
+      }
       this.discard(a, 'collision with the established session');
       return false;
     }
-    const keepOurs = this.o.config.routerId.value > remoteId.value;
+    const keepOurs = this.o.config.routerId.value > open.bgpId.value;
     const loser = a.outgoing === keepOurs ? other : a;
     this.discard(
       loser,
@@ -238,6 +243,12 @@ export class BgpSession {
     this.primary = loser === other ? a : other;
     this.secondary = undefined;
     return loser !== a;
+  }
+
+  /** The established session `up` agreed graceful restart, and the new OPEN has the R bit (RFC 4724 §3). */
+  private peerRestarted(up: Attempt, open: OpenMessage): boolean {
+    if (up.fsm.negotiated?.peerGracefulRestart === undefined) return false;
+    return open.capabilities.some((c) => c.code === 'graceful-restart' && c.restarting);
   }
 
   private discard(a: Attempt, reason: string): void {

@@ -35,6 +35,8 @@ export interface BgpLabOptions {
   ipv6?: boolean;
   /** More `lblab speaker` options, e.g. ["--on-stop", "drain"]. */
   speakerArgs?: string[];
+  /** More MetalLB documents for metallb.yaml (e.g. a BFDProfile the peers name). */
+  extraConfig?: string;
 }
 
 function clusterYaml(n: number, services: string): string {
@@ -135,7 +137,10 @@ export class BgpLab {
       await writeFile(join(dir, 'cluster.yaml'), clusterYaml(n, o.services ?? servicesYaml(n)));
       await writeFile(
         join(dir, 'metallb.yaml'),
-        metallbYaml({ ...asns, ipv6: o.ipv6 ?? true, peerFields: o.peerFields ?? '' }),
+        [
+          metallbYaml({ ...asns, ipv6: o.ipv6 ?? true, peerFields: o.peerFields ?? '' }),
+          ...(o.extraConfig ? [o.extraConfig] : []),
+        ].join('---\n'),
       );
       const timers = { asn: asns.nodeAs, holdTimeSec: 9, keepaliveSec: 3, connectRetrySec: 1, ...o.neighbor };
       const neighbors = [...nodes.keys()].flatMap((_, i) => [
