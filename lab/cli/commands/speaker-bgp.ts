@@ -4,6 +4,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { IpAddress } from '../../../core/net/index.ts';
+import { BfdWorker } from '../../../core/runtime/bfd-worker/bfd-worker.ts';
 import { socketConnection, tcpBgpConnector } from '../../../core/runtime/bgp-socket.ts';
 import type { Clock } from '../../../core/runtime/clock.ts';
 import { Random } from '../../../core/runtime/random.ts';
@@ -29,6 +30,9 @@ export async function startSpeakerBgp(o: {
   maxPrefixes: number;
 }): Promise<SpeakerBgp> {
   const listeners: { listener: TcpListener; family: IpAddress['family'] }[] = [];
+  const bfd = new BfdWorker({ seed: randomInt(2 ** 31) }, (message) =>
+    o.log({ atMs: o.clock.now(), kind: 'bgp', message: `BFD: ${message}` }),
+  );
   const speaker = new BgpSpeaker({
     node: o.node,
     clock: o.clock,
@@ -39,6 +43,7 @@ export async function startSpeakerBgp(o: {
     // that kept our routes not to wait for us before sending its own (RFC 4724 §4.2).
     restarting: true,
     maxPrefixes: o.maxPrefixes,
+    bfd,
     onPassword: (peer, password) => {
       for (const l of listeners)
         if (l.family === peer.family) l.listener.setPeerPassword(peer.toString(), password);
@@ -67,8 +72,12 @@ export async function startSpeakerBgp(o: {
         await new Promise<void>((resolve) => o.clock.setTimer('bgp:drain', drainMs, resolve));
       }
       speaker.stop(mode === 'drain' ? 'shutdown' : 'restart', `speaker stopping (${mode})`);
-      // Give the NOTIFICATIONs and FINs a moment to leave before the process exits.
-      await new Promise<void>((resolve) => o.clock.setTimer('bgp:flush', 100, resolve));
+      // Give the NOTIFICATIONs and FINs a moment to leave before the process exits; the BFD worker
+      // waits for its AdminDown packets itself.
+      await Promise.all([
+        new Promise<void>((resolve) => o.clock.setTimer('bgp:flush', 100, resolve)),
+        bfd.shutdown(),
+      ]);
     },
   };
 }
