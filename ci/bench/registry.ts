@@ -1,5 +1,6 @@
 import { benchAllocator } from './allocator.ts';
 import { benchBgpCodec } from './bgp-codec.ts';
+import { benchBfdFrr } from './bfd-frr.ts';
 import { benchBgpFrr } from './bgp-frr.ts';
 import { benchEmulatedScale } from './emulated-scale.ts';
 import { benchMembership } from './membership.ts';
@@ -12,6 +13,9 @@ export const benches: Bench[] = [
   { name: 'bgp-codec', run: benchBgpCodec },
   // Root and the Debian daemons, as the netns tests; about 20 s a run.
   { name: 'bgp-frr', run: benchBgpFrr, repetitions: 3 },
+  // Root and the Debian daemons; each run is already a distribution (5 silent deaths per timer setting,
+  // about 40 s with the FRR node alone), so once is enough.
+  { name: 'bfd-frr', run: benchBfdFrr, repetitions: 1 },
   // About four minutes of wall time at the 2000 nodes and 10,000 Services: once is enough.
   { name: 'emulated-scale', run: benchEmulatedScale, repetitions: 1 },
 ];

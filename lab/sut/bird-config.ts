@@ -4,8 +4,9 @@
  * kernel protocols exporting BGP routes to the namespace's main table, and a BFD protocol when a
  * neighbor asks for BFD.
  */
-import type { AddressFamily } from './router.ts';
-import type { ResolvedNeighbor, ResolvedOrigination, ResolvedSpec } from './spec.ts';
+import { SutSpecError, SutUnsupportedError } from './errors.ts';
+import type { AddressFamily, BfdAuthentication } from './router.ts';
+import { isMultihop, type ResolvedNeighbor, type ResolvedOrigination, type ResolvedSpec } from './spec.ts';
 
 /** BIRD symbol for a neighbor's protocol: letters, digits and "_" only. */
 export function birdProtocolName(address: string): string {
@@ -26,7 +27,7 @@ function bgpProtocol(n: ResolvedNeighbor, s: ResolvedSpec): string[] {
   const gr = n.gracefulRestart ?? (s.gracefulRestart ? true : undefined);
   const lines = [
     `protocol bgp ${birdProtocolName(n.address)} {`,
-    `  local as ${s.asn};`,
+    `  local${n.localAddress !== undefined ? ` ${n.localAddress}` : ''} as ${s.asn};`,
     `  neighbor ${n.address}${n.port !== undefined ? ` port ${n.port}` : ''} as ${n.asn};`,
     `  hold time ${n.holdTimeSec};`,
     `  keepalive time ${n.keepaliveSec};`,
@@ -38,18 +39,76 @@ function bgpProtocol(n: ResolvedNeighbor, s: ResolvedSpec): string[] {
   ];
   if (n.password !== undefined) lines.push(`  password "${n.password}";`);
   if (n.passive) lines.push('  passive on;');
-  if (n.ebgpMultihop !== undefined && n.asn !== s.asn) lines.push(`  multihop ${n.ebgpMultihop};`);
+  if (isMultihop(n, s.asn)) lines.push(`  multihop ${n.ebgpMultihop};`);
+  // BIRD treats iBGP as multihop unless told otherwise, FRR as single hop on a shared network: with BFD
+  // the two would run different session types (RFC 5881 vs 5883) and never meet.
+  else if (n.asn === s.asn && n.bfd) lines.push('  direct;');
   // Without a setting BIRD is "aware": a helper for restarting peers that does not restart gracefully itself.
   if (gr === true) lines.push('  graceful restart on;');
   if (gr === false) lines.push('  graceful restart off;');
   if (gr === true && s.gracefulRestart)
     lines.push(`  graceful restart time ${s.gracefulRestart.restartTimeSec};`);
   if (n.bfd) {
+    const b = n.bfd;
     lines.push(
-      `  bfd { min rx interval ${n.bfd.receiveMs} ms; min tx interval ${n.bfd.transmitMs} ms; multiplier ${n.bfd.multiplier}; };`,
+      `  bfd { min rx interval ${b.receiveMs} ms; min tx interval ${b.transmitMs} ms; multiplier ${b.multiplier};${
+        b.passive !== undefined ? ` passive ${b.passive ? 'on' : 'off'};` : ''
+      } };`,
     );
   }
   for (const f of n.families) lines.push(`  ${f} { import all; export all; };`);
+  lines.push('}');
+  return lines;
+}
+
+const birdAuthType: Record<BfdAuthentication['type'], string> = {
+  simple: 'simple',
+  'keyed-md5': 'keyed md5',
+  'meticulous-keyed-md5': 'meticulous keyed md5',
+  'keyed-sha1': 'keyed sha1',
+  'meticulous-keyed-sha1': 'meticulous keyed sha1',
+};
+
+function checkBirdBfd(n: ResolvedNeighbor, s: ResolvedSpec): void {
+  const b = n.bfd;
+  if (!b) return;
+  const missing = [
+    b.minimumTtl !== undefined && 'minimum TTL',
+    b.echo && 'the echo function',
+    b.checkControlPlaneFailure !== undefined && 'check-control-plane-failure',
+  ].filter((x): x is string => typeof x === 'string');
+  if (missing.length > 0)
+    throw new SutUnsupportedError(`BIRD 2.0 has no BFD ${missing.join(', ')} (neighbor ${n.address})`);
+  if (isMultihop(n, s.asn) && n.localAddress === undefined)
+    throw new SutSpecError(
+      `neighbor ${n.address}: BIRD refuses multihop BGP with BFD without a local address (set localAddress)`,
+    );
+}
+
+/**
+ * BIRD 2.0 takes BFD authentication from the BFD protocol's interface options (single hop) and its
+ * `multihop` options, not from BGP's bfd block: every BFD neighbor of one kind must ask for the same.
+ */
+function bfdProtocol(s: ResolvedSpec): string[] {
+  const lines = ['protocol bfd {'];
+  for (const multihop of [false, true]) {
+    const users = s.neighbors.filter((n) => n.bfd && isMultihop(n, s.asn) === multihop);
+    const auths = new Set(users.map((n) => JSON.stringify(n.bfd?.authentication ?? null)));
+    if (auths.size > 1)
+      throw new SutSpecError(
+        `BIRD sets BFD authentication per interface, not per neighbor: ${users
+          .map((n) => n.address)
+          .join(', ')} must all ask for the same`,
+      );
+    const auth = users[0]?.bfd?.authentication;
+    if (!auth) continue;
+    lines.push(
+      `  ${multihop ? 'multihop' : 'interface "*"'} {`,
+      `    authentication ${birdAuthType[auth.type]};`,
+      `    password "${auth.password}" { id ${auth.keyId ?? 1}; };`,
+      '  };',
+    );
+  }
   lines.push('}');
   return lines;
 }
@@ -78,7 +137,8 @@ export function renderBirdConfig(s: ResolvedSpec, logFile: string): string {
       '}',
     );
   }
-  if (s.neighbors.some((n) => n.bfd)) out.push('', 'protocol bfd {', '}');
+  for (const n of s.neighbors) checkBirdBfd(n, s);
+  if (s.neighbors.some((n) => n.bfd)) out.push('', ...bfdProtocol(s));
   for (const n of s.neighbors) out.push('', ...bgpProtocol(n, s));
   out.push('');
   return out.join('\n');

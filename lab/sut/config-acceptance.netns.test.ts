@@ -17,6 +17,8 @@ import { resolveSpec } from './spec.ts';
 
 const mode = await requireNetns(['vtysh', 'bird', 'gobgpd']);
 
+const timers = { receiveMs: 100, transmitMs: 150, multiplier: 5 };
+
 const everything: BgpRouterSpec = {
   name: 'all-options',
   ns: {} as Netns,
@@ -34,7 +36,14 @@ const everything: BgpRouterSpec = {
       holdTimeSec: 9,
       keepaliveSec: 3,
     },
-    { address: '198.18.9.2', asn: 64514, ebgpMultihop: 4, gracefulRestart: false, connectRetrySec: 5 },
+    {
+      address: '198.18.9.2',
+      asn: 64514,
+      ebgpMultihop: 4,
+      localAddress: '198.18.0.1',
+      gracefulRestart: false,
+      connectRetrySec: 5,
+    },
     { address: '2001:db8::2', asn: 64512, gracefulRestart: true, families: ['ipv6', 'ipv4'] },
   ],
   originate: [
@@ -53,12 +62,28 @@ describe.skipIf(mode === 'skip')('rendered configs pass the daemons’ own check
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('FRR: vtysh --dryrun accepts the integrated config, BFD profile included', async () => {
+  it('FRR: vtysh --dryrun accepts the integrated config, BFD profiles with every option included', async () => {
     const spec = resolveSpec({
       ...everything,
       neighbors: [
         ...everything.neighbors,
-        { address: '198.18.0.3', asn: 64515, bfd: { receiveMs: 100, transmitMs: 150, multiplier: 5 } },
+        {
+          address: '198.18.0.3',
+          asn: 64515,
+          bfd: {
+            ...timers,
+            passive: true,
+            echo: { transmitMs: 50, receiveMs: 60 },
+            checkControlPlaneFailure: true,
+          },
+        },
+        {
+          address: '198.18.9.3',
+          asn: 64516,
+          ebgpMultihop: 2,
+          localAddress: '198.18.0.1',
+          bfd: { ...timers, minimumTtl: 250 },
+        },
       ],
     });
     const file = join(dir, 'frr.conf');
@@ -69,12 +94,22 @@ describe.skipIf(mode === 'skip')('rendered configs pass the daemons’ own check
     await expect(runControl(['vtysh', '--dryrun', '-f', file])).rejects.toThrow(/Unknown command/);
   });
 
-  it('BIRD: bird -p parses the config, BFD options included', async () => {
+  it('BIRD: bird -p parses the config, BFD options, authentication and multihop included', async () => {
+    const sha1 = { type: 'meticulous-keyed-sha1', password: 'k3y-2', keyId: 9 } as const;
     const spec = resolveSpec({
       ...everything,
       neighbors: [
         ...everything.neighbors,
-        { address: '198.18.0.3', asn: 64515, bfd: { receiveMs: 100, transmitMs: 150, multiplier: 5 } },
+        { address: '198.18.0.3', asn: 64515, bfd: { ...timers, passive: true, authentication: sha1 } },
+        // iBGP with BFD: rendered `direct` (single hop), so it shares the interface authentication.
+        { address: '198.18.0.4', asn: 64512, bfd: { ...timers, authentication: sha1 } },
+        {
+          address: '198.18.9.3',
+          asn: 64516,
+          ebgpMultihop: 2,
+          localAddress: '198.18.0.1',
+          bfd: { ...timers, authentication: { type: 'keyed-md5', password: 'k3y-3' } },
+        },
       ],
     });
     const file = join(dir, 'bird.conf');

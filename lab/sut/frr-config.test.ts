@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Netns } from '../backends/netns/namespace.ts';
-import { frrOriginateCommands, frrWithdrawCommands, originRouteMap, renderFrrConfig } from './frr-config.ts';
+import { SutUnsupportedError } from './errors.ts';
+import {
+  bfdProfileName,
+  frrOriginateCommands,
+  frrWithdrawCommands,
+  originRouteMap,
+  renderFrrConfig,
+} from './frr-config.ts';
+import type { BgpNeighborSpec } from './router.ts';
 import { resolveOrigination, resolveSpec } from './spec.ts';
 
 const ns = {} as Netns;
@@ -106,6 +114,82 @@ exit
 end
 `,
     );
+  });
+
+  describe('BFD beyond timers', () => {
+    const timers = { receiveMs: 100, transmitMs: 100, multiplier: 3 };
+    const render = (...neighbors: BgpNeighborSpec[]) =>
+      renderFrrConfig(resolveSpec({ name: 'r1', ns, asn: 64512, routerId: '198.18.0.1', neighbors }));
+    const section = (text: string, start: string, end: string) =>
+      text.slice(text.indexOf(start), text.indexOf(end, text.indexOf(start)) + end.length);
+
+    it('puts passive mode, minimum TTL and echo in the profile, and control-plane checking on the neighbor', () => {
+      const single = { ...timers, echo: { transmitMs: 50, receiveMs: 60 }, checkControlPlaneFailure: true };
+      const multi = { ...timers, passive: true, minimumTtl: 250 };
+      const text = render(
+        { address: '198.18.0.2', asn: 64513, bfd: single },
+        { address: '198.18.9.9', asn: 64514, bfd: multi, ebgpMultihop: 2, localAddress: '198.18.0.1' },
+      );
+      expect(section(text, `profile ${bfdProfileName(single)}`, ' exit')).toBe(
+        `profile ${bfdProfileName(single)}
+  receive-interval 100
+  transmit-interval 100
+  detect-multiplier 3
+  echo-mode
+  echo transmit-interval 50
+  echo receive-interval 60
+ exit`,
+      );
+      expect(section(text, `profile ${bfdProfileName(multi)}`, ' exit')).toContain(
+        '  detect-multiplier 3\n  passive-mode\n  minimum-ttl 250\n exit',
+      );
+      expect(text).toContain(
+        ` neighbor 198.18.0.2 bfd profile ${bfdProfileName(single)}\n neighbor 198.18.0.2 bfd check-control-plane-failure\n`,
+      );
+      expect(text).not.toContain('198.18.9.9 bfd check-control-plane-failure');
+    });
+
+    it('makes a multihop neighbor multihop before its BFD line, with its source address', () => {
+      const text = render({
+        address: '198.18.9.9',
+        asn: 64514,
+        bfd: timers,
+        ebgpMultihop: 2,
+        localAddress: '198.18.0.1',
+      });
+      const lines = text.split('\n').filter((l) => l.startsWith(' neighbor 198.18.9.9'));
+      const at = (prefix: string) => lines.findIndex((l) => l.startsWith(` neighbor 198.18.9.9 ${prefix}`));
+      expect(lines[at('ebgp-multihop')]).toBe(' neighbor 198.18.9.9 ebgp-multihop 2');
+      expect(lines[at('update-source')]).toBe(' neighbor 198.18.9.9 update-source 198.18.0.1');
+      expect(at('ebgp-multihop')).toBeLessThan(at('bfd'));
+      expect(at('update-source')).toBeLessThan(at('bfd'));
+    });
+
+    it('names profiles by their settings: equal settings share one, any difference gets its own', () => {
+      expect(bfdProfileName(timers)).toBe('lblab-100-100-3');
+      // Neighbor-level options are not part of the profile.
+      expect(bfdProfileName({ ...timers, checkControlPlaneFailure: true })).toBe('lblab-100-100-3');
+      const passive = bfdProfileName({ ...timers, passive: true });
+      expect(passive).toMatch(/^lblab-100-100-3-[0-9a-f]{8}$/);
+      expect(bfdProfileName({ ...timers, passive: true })).toBe(passive);
+      expect(bfdProfileName({ ...timers, minimumTtl: 250 })).not.toBe(passive);
+      const text = render(
+        { address: '198.18.0.2', asn: 64513, bfd: { ...timers, passive: true } },
+        { address: '198.18.0.3', asn: 64513, bfd: { ...timers, passive: true } },
+        { address: '198.18.0.4', asn: 64513, bfd: timers },
+      );
+      expect(text.match(/^ profile /gm)).toHaveLength(2);
+    });
+
+    it('refuses BFD authentication, which FRR 8.4 does not have', () => {
+      expect(() =>
+        render({
+          address: '198.18.0.2',
+          asn: 64513,
+          bfd: { ...timers, authentication: { type: 'keyed-sha1', password: 'k' } },
+        }),
+      ).toThrow(SutUnsupportedError);
+    });
   });
 
   it('names a route-map after the prefix and its communities, so changed communities get a new map', () => {

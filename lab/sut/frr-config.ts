@@ -3,11 +3,37 @@
  * router spec, and the vtysh command sequences that change originations at runtime.
  */
 import { createHash } from 'node:crypto';
-import type { AddressFamily, BfdTimers } from './router.ts';
+import { SutUnsupportedError } from './errors.ts';
+import type { AddressFamily, BfdOptions } from './router.ts';
 import type { ResolvedNeighbor, ResolvedOrigination, ResolvedSpec } from './spec.ts';
 
-export function bfdProfileName(b: BfdTimers): string {
-  return `lblab-${b.receiveMs}-${b.transmitMs}-${b.multiplier}`;
+/** The profile's own lines (what bfdd applies to the session); the neighbor-level options are not part of it. */
+function bfdProfileLines(b: BfdOptions): string[] {
+  return [
+    `receive-interval ${b.receiveMs}`,
+    `transmit-interval ${b.transmitMs}`,
+    `detect-multiplier ${b.multiplier}`,
+    ...(b.passive ? ['passive-mode'] : []),
+    ...(b.minimumTtl !== undefined ? [`minimum-ttl ${b.minimumTtl}`] : []),
+    ...(b.echo
+      ? [
+          'echo-mode',
+          `echo transmit-interval ${b.echo.transmitMs}`,
+          `echo receive-interval ${b.echo.receiveMs}`,
+        ]
+      : []),
+  ];
+}
+
+/**
+ * Timers alone name the profile ("lblab-300-200-3"); further options add a digest of the lines, so
+ * neighbors that share every setting share one profile and no two settings share a name.
+ */
+export function bfdProfileName(b: BfdOptions): string {
+  const base = `lblab-${b.receiveMs}-${b.transmitMs}-${b.multiplier}`;
+  const lines = bfdProfileLines(b);
+  if (lines.length === 3) return base;
+  return `${base}-${createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 8)}`;
 }
 
 /**
@@ -56,15 +82,26 @@ function neighborLines(n: ResolvedNeighbor, routerAsn: number): string[] {
   if (n.password !== undefined) lines.push(`neighbor ${a} password ${n.password}`);
   if (n.passive) lines.push(`neighbor ${a} passive`);
   if (n.port !== undefined) lines.push(`neighbor ${a} port ${n.port}`);
+  // Before the BFD line: bgpd picks single or multihop BFD (PEER_IS_MULTIHOP) when the session is set
+  // up, and multihop BFD keys the session on the source address, which update-source fixes from the start.
   if (n.ebgpMultihop !== undefined && n.asn !== routerAsn)
     lines.push(`neighbor ${a} ebgp-multihop ${n.ebgpMultihop}`);
+  if (n.localAddress !== undefined) lines.push(`neighbor ${a} update-source ${n.localAddress}`);
   if (n.gracefulRestart === true) lines.push(`neighbor ${a} graceful-restart`);
   if (n.gracefulRestart === false) lines.push(`neighbor ${a} graceful-restart-disable`);
-  if (n.bfd) lines.push(`neighbor ${a} bfd profile ${bfdProfileName(n.bfd)}`);
+  if (n.bfd) {
+    lines.push(`neighbor ${a} bfd profile ${bfdProfileName(n.bfd)}`);
+    if (n.bfd.checkControlPlaneFailure) lines.push(`neighbor ${a} bfd check-control-plane-failure`);
+  }
   return lines;
 }
 
 export function renderFrrConfig(s: ResolvedSpec): string {
+  const withAuth = s.neighbors.find((n) => n.bfd?.authentication);
+  if (withAuth)
+    throw new SutUnsupportedError(
+      `FRR 8.4's bfdd has no BFD authentication (neighbor ${withAuth.address} asks for it)`,
+    );
   const out: string[] = [
     'frr defaults traditional',
     `hostname ${s.name}`,
@@ -81,13 +118,7 @@ export function renderFrrConfig(s: ResolvedSpec): string {
   if (profiles.size > 0) {
     out.push('bfd');
     for (const [name, b] of profiles) {
-      out.push(
-        ` profile ${name}`,
-        `  receive-interval ${b.receiveMs}`,
-        `  transmit-interval ${b.transmitMs}`,
-        `  detect-multiplier ${b.multiplier}`,
-        ' exit',
-      );
+      out.push(` profile ${name}`, ...bfdProfileLines(b).map((l) => `  ${l}`), ' exit');
     }
     out.push('exit', '!');
   }

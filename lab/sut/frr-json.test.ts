@@ -80,7 +80,16 @@ describe('FRR JSON', () => {
 
   it('computes the negotiated BFD interval and detection time', () => {
     expect(parseFrrBfdPeers(data('frr-bfd.json'))).toEqual([
-      { peer: '198.18.0.2', state: 'up', transmitMs: 300, detectMs: 900 },
+      {
+        peer: '198.18.0.2',
+        state: 'up',
+        transmitMs: 300,
+        detectMs: 900,
+        multihop: false,
+        diagnostic: 'none',
+        remoteDiagnostic: 'none',
+        passive: false,
+      },
     ]);
     const slowPeer = JSON.stringify([
       {
@@ -98,9 +107,73 @@ describe('FRR JSON', () => {
     ]);
   });
 
+  // Captured from FRR 8.4.4 r1 1.5 s after its single-hop peer (echo mode on) fell silent, beside a
+  // multihop session in passive mode with minimum TTL 250; then `show bfd peers counters json`.
+  it('reads why a session went down, echo, multihop and passive settings, and the transition counters', () => {
+    const [single, multi] = parseFrrBfdPeers(data('frr-bfd-peers-down.json'), data('frr-bfd-counters.json'));
+    expect(single).toEqual({
+      peer: '198.18.0.11',
+      state: 'down',
+      transmitMs: 100,
+      detectMs: 300,
+      multihop: false,
+      diagnostic: 'control-detection-time-expired',
+      remoteDiagnostic: 'none',
+      passive: false,
+      echoTransmitMs: 100,
+      upTransitions: 1,
+      downTransitions: 1,
+    });
+    expect(multi).toEqual({
+      peer: '198.18.0.12',
+      state: 'up',
+      transmitMs: 200,
+      detectMs: 800,
+      multihop: true,
+      diagnostic: 'none',
+      remoteDiagnostic: 'none',
+      passive: true,
+      minimumTtl: 250,
+      upTransitions: 1,
+      downTransitions: 0,
+    });
+    // Without the counters the view has no transition counts rather than zeros.
+    expect(parseFrrBfdPeers(data('frr-bfd-peers-down.json'))[0]).not.toHaveProperty('downTransitions');
+  });
+
+  it('keeps counters with their own session when peer and local address repeat across single and multihop', () => {
+    const session = (multihop: boolean) => ({
+      multihop,
+      peer: '198.18.0.9',
+      local: '198.18.0.1',
+      status: 'up',
+    });
+    const peers = JSON.stringify([session(false), session(true)]);
+    const counters = JSON.stringify([
+      { ...session(true), 'session-up': 1, 'session-down': 0 },
+      { ...session(false), 'session-up': 4, 'session-down': 3 },
+    ]);
+    expect(parseFrrBfdPeers(peers, counters).map((p) => [p.multihop, p.downTransitions])).toEqual([
+      [false, 3],
+      [true, 0],
+    ]);
+  });
+
+  it('leaves out a reserved diagnostic code FRR prints as "unknown", and refuses words it does not know', () => {
+    const peer = (diagnostic: string) =>
+      JSON.stringify([{ peer: '198.18.0.9', status: 'down', diagnostic, 'remote-diagnostic': 'path down' }]);
+    expect(parseFrrBfdPeers(peer('unknown'))[0]).toEqual({
+      peer: '198.18.0.9',
+      state: 'down',
+      remoteDiagnostic: 'path-down',
+    });
+    expect(() => parseFrrBfdPeers(peer('sunspots'))).toThrow(/unknown diagnostic "sunspots"/);
+  });
+
   it('refuses output that is not what it asked for', () => {
     expect(() => parseFrrRoutes('% Unknown command: show bgp foo')).toThrow(SutOutputError);
     expect(() => parseFrrRoutes('{"vrfId": 0}')).toThrow(/no "routes" object/);
     expect(() => parseFrrBfdPeers('{}')).toThrow(SutOutputError);
+    expect(() => parseFrrBfdPeers('[]', '% Unknown command')).toThrow(/FRR BFD counters: not JSON/);
   });
 });

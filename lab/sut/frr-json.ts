@@ -14,7 +14,7 @@ import {
   isUsableNextHop,
   largeCommunity,
 } from './normalise.ts';
-import type { BfdSessionView, NeighborView, RouteView } from './router.ts';
+import type { BfdDiagnostic, BfdSessionView, NeighborView, RouteView } from './router.ts';
 import { isObject, list, parseJson, type Json } from './json.ts';
 
 function stringList(v: unknown): string[] {
@@ -84,26 +84,85 @@ export function parseFrrNeighbors(text: string): NeighborView[] {
   return out;
 }
 
-/** `show bfd peers json`: negotiated intervals from the local and the remote values (RFC 5880 §6.8.2, §6.8.4). */
-export function parseFrrBfdPeers(text: string): BfdSessionView[] {
-  const doc = parseJson(text, 'FRR BFD peers');
-  if (!Array.isArray(doc)) throw new SutOutputError(`FRR BFD peers: not an array: ${text.slice(0, 200)}`);
-  return doc.filter(isObject).map((p) => {
-    const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : undefined);
-    const [tx, rx, remoteRx, remoteTx, remoteMult] = [
-      n('transmit-interval'),
-      n('receive-interval'),
-      n('remote-receive-interval'),
-      n('remote-transmit-interval'),
-      n('remote-detect-multiplier'),
-    ];
-    return {
-      peer: canonicalAddress(String(p['peer'])),
-      state: bfdState(String(p['status'])),
-      ...(tx !== undefined && remoteRx !== undefined && { transmitMs: Math.max(tx, remoteRx) }),
-      ...(rx !== undefined &&
-        remoteTx !== undefined &&
-        remoteMult !== undefined && { detectMs: remoteMult * Math.max(rx, remoteTx) }),
-    };
-  });
+const frrDiagnostics: Record<string, BfdDiagnostic> = {
+  ok: 'none',
+  'control detection time expired': 'control-detection-time-expired',
+  'echo function failed': 'echo-function-failed',
+  'neighbor signaled session down': 'neighbor-signaled-session-down',
+  'forwarding plane reset': 'forwarding-plane-reset',
+  'path down': 'path-down',
+  'concatenated path down': 'concatenated-path-down',
+  'administratively down': 'administratively-down',
+  'reverse concatenated path down': 'reverse-concatenated-path-down',
+};
+
+/** FRR's words for a diagnostic code; "unknown" (a reserved code) is left out rather than guessed. */
+function frrDiagnostic(v: unknown): BfdDiagnostic | undefined {
+  if (typeof v !== 'string') return undefined;
+  const d = frrDiagnostics[v.trim().toLowerCase()];
+  if (d === undefined && v.trim().toLowerCase() !== 'unknown')
+    throw new SutOutputError(`FRR BFD peers: unknown diagnostic ${JSON.stringify(v)}`);
+  return d;
+}
+
+/** One session as both `show bfd peers json` and `... counters json` identify it. */
+function sessionKey(p: Json): string {
+  return JSON.stringify([p['multihop'] === true, p['peer'], p['local'], p['vrf'], p['interface']]);
+}
+
+function frrBfdPeer(p: Json, counters: Json | undefined): BfdSessionView {
+  const n = (o: Json | undefined, k: string) => (typeof o?.[k] === 'number' ? (o[k] as number) : undefined);
+  const [tx, rx, remoteRx, remoteTx, remoteMult] = [
+    n(p, 'transmit-interval'),
+    n(p, 'receive-interval'),
+    n(p, 'remote-receive-interval'),
+    n(p, 'remote-transmit-interval'),
+    n(p, 'remote-detect-multiplier'),
+  ];
+  const [echoTx, remoteEchoRx] = [n(p, 'echo-transmit-interval'), n(p, 'remote-echo-receive-interval')];
+  const [diagnostic, remoteDiagnostic] = [
+    frrDiagnostic(p['diagnostic']),
+    frrDiagnostic(p['remote-diagnostic']),
+  ];
+  const [ups, downs, minTtl] = [n(counters, 'session-up'), n(counters, 'session-down'), n(p, 'minimum-ttl')];
+  return {
+    peer: canonicalAddress(String(p['peer'])),
+    state: bfdState(String(p['status'])),
+    ...(tx !== undefined && remoteRx !== undefined && { transmitMs: Math.max(tx, remoteRx) }),
+    ...(rx !== undefined &&
+      remoteTx !== undefined &&
+      remoteMult !== undefined && { detectMs: remoteMult * Math.max(rx, remoteTx) }),
+    ...(typeof p['multihop'] === 'boolean' && { multihop: p['multihop'] }),
+    ...(diagnostic !== undefined && { diagnostic }),
+    ...(remoteDiagnostic !== undefined && { remoteDiagnostic }),
+    ...(typeof p['passive-mode'] === 'boolean' && { passive: p['passive-mode'] }),
+    ...(minTtl !== undefined && { minimumTtl: minTtl }),
+    // RFC 5880 §6.8.9: never faster than the peer's Required Min Echo RX Interval, and none if that is 0.
+    ...(echoTx !== undefined &&
+      echoTx > 0 &&
+      remoteEchoRx !== undefined &&
+      remoteEchoRx > 0 && { echoTransmitMs: Math.max(echoTx, remoteEchoRx) }),
+    ...(ups !== undefined && { upTransitions: ups }),
+    ...(downs !== undefined && { downTransitions: downs }),
+  };
+}
+
+function frrBfdList(text: string, what: string): Json[] {
+  const doc = parseJson(text, what);
+  if (!Array.isArray(doc)) throw new SutOutputError(`${what}: not an array: ${text.slice(0, 200)}`);
+  return doc.filter(isObject);
+}
+
+/**
+ * `show bfd peers json`, with `show bfd peers counters json` when given: negotiated intervals from the
+ * local and the remote values (RFC 5880 §6.8.2, §6.8.4), diagnostics, and the transition counters.
+ * FRR 8.4 prints neither the remote C bit nor the remote state.
+ */
+export function parseFrrBfdPeers(text: string, countersText?: string): BfdSessionView[] {
+  const counters = new Map(
+    countersText === undefined
+      ? []
+      : frrBfdList(countersText, 'FRR BFD counters').map((c) => [sessionKey(c), c] as const),
+  );
+  return frrBfdList(text, 'FRR BFD peers').map((p) => frrBfdPeer(p, counters.get(sessionKey(p))));
 }

@@ -154,7 +154,11 @@ class Frr implements FrrRouter {
 
   async bfdSessions(): Promise<BfdSessionView[]> {
     if (!this.daemons.has('bfdd')) return [];
-    return parseFrrBfdPeers(await this.vtysh('show bfd peers json'));
+    const [peers, counters] = await Promise.all([
+      this.vtysh('show bfd peers json'),
+      this.vtysh('show bfd peers counters json'),
+    ]);
+    return parseFrrBfdPeers(peers, counters);
   }
 
   waitEstablished(address: string, withinMs: number): Promise<void> {

@@ -79,6 +79,19 @@ describe('GoBGP config', () => {
     );
   });
 
+  it('binds the session to a local address', () => {
+    const spec = resolveSpec({
+      name: 'g1',
+      ns,
+      asn: 64514,
+      routerId: '198.18.0.3',
+      neighbors: [{ address: '198.18.0.1', asn: 64512, localAddress: '198.18.0.3' }],
+    });
+    expect(renderGobgpConfig(spec)).toContain(
+      '  [neighbors.transport.config]\n    local-address = "198.18.0.3"\n',
+    );
+  });
+
   it('refuses BFD, which GoBGP does not have', () => {
     const spec = resolveSpec({
       name: 'g1',

@@ -27,10 +27,11 @@ function neighborToml(n: ResolvedNeighbor, s: ResolvedSpec): string[] {
     // GoBGP's default waits 30 s in Idle after a session resets.
     '    idle-hold-time-after-reset = 1',
   ];
-  if (n.passive || n.port !== undefined) {
+  if (n.passive || n.port !== undefined || n.localAddress !== undefined) {
     lines.push('  [neighbors.transport.config]');
     if (n.passive) lines.push('    passive-mode = true');
     if (n.port !== undefined) lines.push(`    remote-port = ${n.port}`);
+    if (n.localAddress !== undefined) lines.push(`    local-address = ${str(n.localAddress)}`);
   }
   if (n.ebgpMultihop !== undefined && n.asn !== s.asn) {
     lines.push(

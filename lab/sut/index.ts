@@ -5,6 +5,7 @@
  * FRR and BIRD install what they select in the namespace's kernel FIB (main table); GoBGP never does.
  * kernelRoutes() reads that FIB, whoever filled it.
  */
+export { watchBfdStability, type BfdStability } from './bfd-stability.ts';
 export { startBird, type BirdRouter } from './bird.ts';
 export {
   SutCommandError,
@@ -19,6 +20,9 @@ export { startGobgp, type GobgpRouter } from './gobgp.ts';
 export { kernelRoutes, type KernelRoute } from './kernel-routes.ts';
 export type {
   AddressFamily,
+  BfdAuthentication,
+  BfdDiagnostic,
+  BfdOptions,
   BfdSessionView,
   BfdState,
   BfdTimers,

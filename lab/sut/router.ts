@@ -16,6 +16,36 @@ export interface BfdTimers {
   multiplier: number;
 }
 
+/**
+ * BFD authentication (RFC 5880 §6.7): the key is 1-16 characters for simple and MD5, 1-20 for SHA1
+ * (§4.2-§4.4); `keyId` is the Auth Key ID carried in every packet (default 1). BIRD only: FRR 8.4's bfdd
+ * has no authentication.
+ */
+export interface BfdAuthentication {
+  type: 'simple' | 'keyed-md5' | 'meticulous-keyed-md5' | 'keyed-sha1' | 'meticulous-keyed-sha1';
+  password: string;
+  keyId?: number;
+}
+
+/**
+ * A neighbor's BFD session: the timers and, where the daemon has them, the session's other options. An
+ * option the daemon lacks is refused (SutUnsupportedError), never silently dropped.
+ */
+export interface BfdOptions extends BfdTimers {
+  /** Passive role (RFC 5880 §6.1): send nothing until the peer's packets arrive. FRR and BIRD. */
+  passive?: boolean;
+  /** Multihop sessions only: drop packets that arrive with a lower TTL (FRR's default is 254). FRR. */
+  minimumTtl?: number;
+  /** Echo function (RFC 5880 §6.4) with these intervals; single-hop sessions only. FRR. */
+  echo?: { transmitMs: number; receiveMs: number };
+  /**
+   * Act on the peer's Control Plane Independent bit (RFC 5882 §4.3): with graceful restart, a BFD down
+   * from a peer whose C bit is clear is left to graceful restart instead of dropping its routes. FRR.
+   */
+  checkControlPlaneFailure?: boolean;
+  authentication?: BfdAuthentication;
+}
+
 export interface BgpNeighborSpec {
   address: string;
   asn: number;
@@ -25,16 +55,21 @@ export interface BgpNeighborSpec {
   passive?: boolean;
   /** The neighbor's TCP port when it is not 179. */
   port?: number;
-  /** TTL for an eBGP session to a neighbor more than one hop away. */
+  /**
+   * TTL for an eBGP session to a neighbor more than one hop away. With `bfd`, the BFD session is
+   * multihop too (RFC 5883, UDP port 4784) on FRR and BIRD; BIRD then needs `localAddress`.
+   */
   ebgpMultihop?: number;
+  /** The session's own source address (FRR update-source, BIRD `local`, GoBGP local-address). */
+  localAddress?: string;
   /** Lab defaults, fast enough for tests: hold 3 s, keepalive 1 s, connect retry 1 s. */
   holdTimeSec?: number;
   keepaliveSec?: number;
   connectRetrySec?: number;
   /** Per-neighbor override of the router's graceful-restart setting. */
   gracefulRestart?: boolean;
-  /** A single-hop BFD session tied to this neighbor (not GoBGP, which has no BFD). */
-  bfd?: BfdTimers;
+  /** A BFD session tied to this neighbor (not GoBGP, which has no BFD); single hop unless ebgpMultihop. */
+  bfd?: BfdOptions;
   /** Address families to negotiate; default: the family of `address` only. */
   families?: AddressFamily[];
 }
@@ -101,6 +136,18 @@ export interface NeighborView {
 
 export type BfdState = 'admin-down' | 'down' | 'init' | 'up';
 
+/** Diagnostic codes (RFC 5880 §4.1), named as the RFC does. */
+export type BfdDiagnostic =
+  | 'none'
+  | 'control-detection-time-expired'
+  | 'echo-function-failed'
+  | 'neighbor-signaled-session-down'
+  | 'forwarding-plane-reset'
+  | 'path-down'
+  | 'concatenated-path-down'
+  | 'administratively-down'
+  | 'reverse-concatenated-path-down';
+
 export interface BfdSessionView {
   peer: string;
   state: BfdState;
@@ -108,6 +155,26 @@ export interface BfdSessionView {
   transmitMs?: number;
   /** How long without packets before the session goes down. */
   detectMs?: number;
+  /** A multihop session (RFC 5883) rather than a single-hop one (RFC 5881). FRR. */
+  multihop?: boolean;
+  /** Our diagnostic: why the session last went down ("none" again once it is back up). FRR. */
+  diagnostic?: BfdDiagnostic;
+  /** The diagnostic in the peer's last packet. FRR. */
+  remoteDiagnostic?: BfdDiagnostic;
+  /** This side plays the passive role. FRR. */
+  passive?: boolean;
+  /** Multihop sessions: the lowest TTL accepted. FRR. */
+  minimumTtl?: number;
+  /** The echo transmit interval in use, when both sides run the echo function. FRR. */
+  echoTransmitMs?: number;
+  /**
+   * How often the session entered Up and Down since the daemon created it (FRR's `show bfd peers
+   * counters`): a test takes the difference over a window to prove there was no flap. FRR counts every
+   * entry into Down, from Init too: a peer waking from a freeze added a second one here (it sends Up
+   * once, then times out itself), so count over quiet windows rather than per fault.
+   */
+  upTransitions?: number;
+  downTransitions?: number;
 }
 
 export type DaemonSignal = 'SIGSTOP' | 'SIGCONT' | 'SIGKILL' | 'SIGTERM';

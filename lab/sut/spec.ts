@@ -17,7 +17,8 @@ import {
   labTimerDefaults,
   neighborFamilies,
   type AddressFamily,
-  type BfdTimers,
+  type BfdAuthentication,
+  type BfdOptions,
   type BgpRouterSpec,
   type Origination,
 } from './router.ts';
@@ -31,11 +32,12 @@ export interface ResolvedNeighbor {
   passive: boolean;
   port?: number;
   ebgpMultihop?: number;
+  localAddress?: string;
   holdTimeSec: number;
   keepaliveSec: number;
   connectRetrySec: number;
   gracefulRestart?: boolean;
-  bfd?: BfdTimers;
+  bfd?: BfdOptions;
   families: AddressFamily[];
 }
 
@@ -76,6 +78,9 @@ export function resolveSpec(spec: BgpRouterSpec): ResolvedSpec {
       ...(n.ebgpMultihop !== undefined && {
         ebgpMultihop: checkPositiveInt(n.ebgpMultihop, `neighbor ${address} ebgp-multihop`, 255),
       }),
+      ...(n.localAddress !== undefined && {
+        localAddress: checkLocalAddress(n.localAddress, address),
+      }),
       holdTimeSec: checkPositiveInt(n.holdTimeSec ?? labTimerDefaults.holdTimeSec, 'hold time'),
       keepaliveSec: checkPositiveInt(n.keepaliveSec ?? labTimerDefaults.keepaliveSec, 'keepalive'),
       connectRetrySec: checkPositiveInt(
@@ -83,7 +88,7 @@ export function resolveSpec(spec: BgpRouterSpec): ResolvedSpec {
         'connect retry',
       ),
       ...(n.gracefulRestart !== undefined && { gracefulRestart: n.gracefulRestart }),
-      ...(n.bfd && { bfd: checkBfd(n.bfd, address) }),
+      ...(n.bfd && { bfd: checkBfd(n.bfd, address, isMultihop(n, spec.asn)) }),
       families,
     };
   });
@@ -102,6 +107,15 @@ export function resolveSpec(spec: BgpRouterSpec): ResolvedSpec {
   };
 }
 
+/**
+ * Whether the session (and its BFD session) is multihop: an eBGP neighbor with ebgp-multihop. Both FRR
+ * (PEER_IS_MULTIHOP) and BIRD (with `direct` rendered for iBGP) agree on this for neighbors on the
+ * lab's shared segments.
+ */
+export function isMultihop(n: { asn: number; ebgpMultihop?: number }, routerAsn: number): boolean {
+  return n.ebgpMultihop !== undefined && n.asn !== routerAsn;
+}
+
 export function resolveOrigination(o: Origination): ResolvedOrigination {
   const prefix = checkPrefix(o.prefix);
   return {
@@ -112,11 +126,62 @@ export function resolveOrigination(o: Origination): ResolvedOrigination {
   };
 }
 
-function checkBfd(b: BfdTimers, address: string): BfdTimers {
+function checkLocalAddress(text: string, neighbor: string): string {
+  const a = checkAddress(text, `neighbor ${neighbor} local address`);
+  if (a.includes(':') !== neighbor.includes(':'))
+    throw new SutSpecError(`neighbor ${neighbor}: local address ${a} is of the other address family`);
+  return a;
+}
+
+/** RFC 5880 §4.2-§4.4: the longest key each authentication type carries. */
+const bfdKeyLength: Record<BfdAuthentication['type'], number> = {
+  simple: 16,
+  'keyed-md5': 16,
+  'meticulous-keyed-md5': 16,
+  'keyed-sha1': 20,
+  'meticulous-keyed-sha1': 20,
+};
+
+function checkBfdAuthentication(a: BfdAuthentication, address: string): BfdAuthentication {
+  const what = `neighbor ${address} BFD authentication`;
+  const longest = bfdKeyLength[a.type];
+  if (longest === undefined) throw new SutSpecError(`${what}: unknown type ${JSON.stringify(a.type)}`);
+  const password = checkPassword(a.password);
+  if (password.length > longest)
+    throw new SutSpecError(`${what}: a ${a.type} key has at most ${longest} characters (RFC 5880 §4)`);
+  const keyId = a.keyId ?? 1;
+  // The Auth Key ID is one octet (RFC 5880 §4.1).
+  if (!Number.isInteger(keyId) || keyId < 0 || keyId > 255)
+    throw new SutSpecError(`${what}: key id ${keyId} must be an integer from 0 to 255`);
+  return { type: a.type, password, keyId };
+}
+
+function checkBfd(b: BfdOptions, address: string, multihop: boolean): BfdOptions {
+  const what = `neighbor ${address} BFD`;
+  if (b.minimumTtl !== undefined && !multihop)
+    throw new SutSpecError(
+      `${what}: minimum TTL applies to multihop sessions only (RFC 5881 §5 fixes single hop at 255)`,
+    );
+  if (b.echo && multihop)
+    throw new SutSpecError(`${what}: the echo function is for single-hop sessions only (RFC 5883 §3)`);
   return {
-    receiveMs: checkPositiveInt(b.receiveMs, `neighbor ${address} BFD receive interval (ms)`, 60_000),
-    transmitMs: checkPositiveInt(b.transmitMs, `neighbor ${address} BFD transmit interval (ms)`, 60_000),
-    multiplier: checkPositiveInt(b.multiplier, `neighbor ${address} BFD multiplier`, 255),
+    receiveMs: checkPositiveInt(b.receiveMs, `${what} receive interval (ms)`, 60_000),
+    transmitMs: checkPositiveInt(b.transmitMs, `${what} transmit interval (ms)`, 60_000),
+    multiplier: checkPositiveInt(b.multiplier, `${what} multiplier`, 255),
+    ...(b.passive !== undefined && { passive: b.passive }),
+    ...(b.minimumTtl !== undefined && {
+      minimumTtl: checkPositiveInt(b.minimumTtl, `${what} minimum TTL`, 254),
+    }),
+    ...(b.echo && {
+      echo: {
+        transmitMs: checkPositiveInt(b.echo.transmitMs, `${what} echo transmit interval (ms)`, 60_000),
+        receiveMs: checkPositiveInt(b.echo.receiveMs, `${what} echo receive interval (ms)`, 60_000),
+      },
+    }),
+    ...(b.checkControlPlaneFailure !== undefined && {
+      checkControlPlaneFailure: b.checkControlPlaneFailure,
+    }),
+    ...(b.authentication && { authentication: checkBfdAuthentication(b.authentication, address) }),
   };
 }
 

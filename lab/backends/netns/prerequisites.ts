@@ -24,6 +24,8 @@ export async function netnsPrerequisites(extraCommands: readonly string[] = []):
 
 const debianPackage: Record<string, string> = {
   ip: 'iproute2',
+  nft: 'nftables',
+  taskset: 'util-linux',
   ping: 'iputils-ping',
   arping: 'iputils-arping',
   tc: 'iproute2',
