@@ -117,9 +117,14 @@ export function decodeAuthSection(b: Uint8Array, at: number, end: number): AuthS
   }
   const keyId = b[at + 2]!;
   if (type === 'simple-password') {
-    return { type, keyId, password: b.slice(at + PASSWORD_OFFSET, at + authLen) };
+    return { type, keyId, password: copy(b, at + PASSWORD_OFFSET, at + authLen) };
   }
   // RFC 5880 §4.3, §4.4: the Reserved octet is "ignored on receipt".
   const sequence = new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(at + 4);
-  return { type, keyId, sequence, digest: b.slice(at + DIGEST_OFFSET, at + authLen) };
+  return { type, keyId, sequence, digest: copy(b, at + DIGEST_OFFSET, at + authLen) };
+}
+
+/** Octets `from` to `to` as a copy: a received Buffer's slice() would share the packet's memory. */
+function copy(b: Uint8Array, from: number, to: number): Uint8Array {
+  return new Uint8Array(b.subarray(from, to));
 }

@@ -87,6 +87,16 @@ describe.each(TYPES)('%s', (type) => {
     expect(decodeControlPacket(signed)).toMatchObject({ ...packet, auth: { type, keyId: 3 } });
   });
 
+  it('passes when the packet arrives as a Node Buffer inside a larger pool, and leaves it untouched', () => {
+    // Sockets hand packets over as Buffers whose slice() shares memory: a check must not write into them.
+    const pool = Buffer.alloc(signed.length + 16, 0xee);
+    pool.set(signed, 8);
+    const received = pool.subarray(8, 8 + signed.length);
+    expect(authenticationFailure(received, k)).toBeUndefined();
+    expect(authenticationFailure(received, k)).toBeUndefined();
+    expect([...received]).toEqual([...signed]);
+  });
+
   it('accepts a key as long as its field', () => {
     const full = signingKey(type, new Uint8Array(type.endsWith('sha1') ? 20 : 16).fill(0x7a));
     expect(authenticationFailure(signControlPacket(packet, full), full)).toBeUndefined();

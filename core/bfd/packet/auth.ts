@@ -81,7 +81,8 @@ export function authenticationFailure(bytes: Uint8Array, k: AuthKey): string | u
   }
   // RFC 5880 §6.7.3, §6.7.4: put the selected key in the Auth Key/Digest field and digest the entire
   // packet; the packet is accepted if that equals the received field, and MUST be discarded otherwise.
-  const packet = bytes.slice(0, bytes[3]!);
+  // A copy, never a view: Node's Buffer.slice shares memory, and received packets arrive as Buffers.
+  const packet = new Uint8Array(bytes.subarray(0, bytes[3]!));
   packet.set(paddedKey(p.auth.type, k.key), MANDATORY_SECTION_BYTES + DIGEST_OFFSET);
   return timingSafeEqual(digestOf(p.auth.type, packet), p.auth.digest)
     ? undefined
