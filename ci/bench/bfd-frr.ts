@@ -2,7 +2,8 @@
  * Silent node death as FRR router r1 sees it: how long from the node falling silent (speaker frozen,
  * all traffic in its namespace dropped) to the node's /32 leaving r1's kernel FIB, with BFD at
  * 100 ms × 3 and 300 ms × 3 on both sides of an eBGP session over a bridged segment. The node speaker is
- * FRR (the reference) and, once wired, `lblab speaker`, measured the same way in the same kind of lab.
+ * FRR (the reference) and `lblab speaker`, measured the same way in the same kind of lab, one after the
+ * other; the median ratio lblab/FRR is printed.
  * Each result is one figure per phase: min, median and max over the runs (durationMs; ops is 1, so
  * ops/s is just the inverse). Needs root and the Debian daemons, as the netns tests do.
  */
@@ -11,6 +12,7 @@ import {
   frrNodeSpeaker,
   type StartNodeSpeaker,
 } from '../../lab/backends/netns/detection-lab.ts';
+import { lblabNodeSpeaker } from '../../lab/backends/netns/lblab-node-speaker.ts';
 import { netnsPrerequisites } from '../../lab/backends/netns/prerequisites.ts';
 import { unsilenceAll } from '../../lab/backends/netns/silence.ts';
 import {
@@ -27,14 +29,6 @@ const settings: BfdTimers[] = [
   { receiveMs: 100, transmitMs: 100, multiplier: 3 },
   { receiveMs: 300, transmitMs: 300, multiplier: 3 },
 ];
-
-/**
- * THE LBLAB SLOT. Once `lblab speaker` runs BFD, return a StartNodeSpeaker that writes the node's
- * cluster and MetalLB files (a BGPPeer to r1 with a BFDProfile of `node.bfd`, the node announcing
- * `node.prefix`) into `node.dir`, spawns the speaker in `node.ns` and reports its PID. Until then this is
- * undefined and the bench prints "lblab: not wired yet" instead of a figure.
- */
-const lblabNodeSpeaker: StartNodeSpeaker | undefined = undefined;
 
 async function measure(speaker: StartNodeSpeaker, bfd: BfdTimers): Promise<DetectionResult> {
   const lab = await DetectionLab.create({ bfd, startNode: speaker });
@@ -65,10 +59,6 @@ export async function benchBfdFrr(): Promise<BenchResult[]> {
     const frr = await measure(frrNodeSpeaker, bfd);
     process.stderr.write(`${label}: FRR node ${formatDistribution(frr.distribution)}\n`);
     out.push(rows('FRR', frr));
-    if (lblabNodeSpeaker === undefined) {
-      process.stderr.write(`${label}: lblab: not wired yet\n`);
-      continue;
-    }
     const lblab = await measure(lblabNodeSpeaker, bfd);
     process.stderr.write(
       `${label}: lblab node ${formatDistribution(lblab.distribution)}, median ratio lblab/FRR ${(

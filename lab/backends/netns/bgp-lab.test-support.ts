@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BgpRouter, BgpRouterSpec } from '../../sut/router.ts';
 import { NetnsLab, type Netns } from './index.ts';
-import { spawnSpeaker, type SpeakerProcess } from './speaker-process.test-support.ts';
+import { spawnSpeaker, type SpeakerProcess } from './speaker-process.ts';
 
 export const routerAs = 64512;
 export const nodeAs = 64513;

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetnsLab, type Netns } from './index.ts';
-import { spawnSpeaker, type SpeakerProcess } from './speaker-process.test-support.ts';
+import { spawnSpeaker, type SpeakerProcess } from './speaker-process.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 
 export const vip4 = '198.18.0.200';
