@@ -13,6 +13,7 @@ import { startCpuHog, stopAllCpuHogs } from './cpu-hog.ts';
 import { DetectionLab } from './detection-lab.ts';
 import { bfdProfileSpec, lblabNodeSpeaker } from './lblab-node-speaker.ts';
 import { silence, unsilence, unsilenceAll } from './silence.ts';
+import { watchFibRoute } from './fib-watch.ts';
 import { detectionTimeMs, formatDistribution, measureSilentNodeDetection } from './silent-node-detection.ts';
 import { requireNetns } from './test-support.ts';
 
@@ -211,6 +212,72 @@ stringData: { password: ${password} }
     await bfdUp(t.router, 300);
     await t.router.waitEstablished(node4(0), 20_000);
   });
+
+  /** Whether FRR's kernel FIB loses our route (via n1) within `ms` after `cause` runs. */
+  async function fibLossDuring(t: BgpLab, ms: number, cause: () => Promise<void>): Promise<boolean> {
+    const watch = watchFibRoute(t.router.ns, `${apiVip4}/32`, { via: node4(0), withinMs: ms + 30_000 });
+    try {
+      await watch.present;
+      const lost = watch.lost.then(
+        () => true,
+        () => false,
+      );
+      await cause();
+      return await Promise.race([lost, new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+    } finally {
+      watch.stop();
+    }
+  }
+
+  const grLab = (routerBfd: BfdOptions) =>
+    BgpLab.create({
+      startRouter: startFrr,
+      nodes: 1,
+      ipv6: false,
+      peerFields: 'bfdProfile: lab, enableGracefulRestart: true',
+      extraConfig: bfdProfile(timers(100)),
+      neighbor: { bfd: routerBfd },
+      routerExtra: { gracefulRestart: { restartTimeSec: 120 }, ecmp: undefined },
+    }).then((t) => (cleanups.push(() => t.destroy()), t));
+
+  it('graceful restart with BFD: our planned restart ends BFD with AdminDown, and FRR keeps forwarding to us throughout', async (ctx) => {
+    if (mode === 'skip') return ctx.skip();
+    const t = await grLab(timers(100));
+    await bfdUp(t.router, 300);
+    await t.router.waitEstablished(node4(0), 15_000);
+    const lost = await fibLossDuring(t, 8000, async () => {
+      await t.stopSpeaker('n1', 'SIGTERM');
+      t.startSpeaker('n1');
+      await bfdUp(t.router, 300);
+      await t.router.waitEstablished(node4(0), 15_000);
+    });
+    expect(lost).toBe(false);
+    // AdminDown is no path failure (RFC 5882 §3.2): FRR's BFD recorded the planned stop as such.
+    const s = (await t.router.bfdSessions()).find((x) => x.peer === node4(0));
+    expect(s?.downTransitions ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it.for([
+    [false, true],
+    [true, false],
+  ] as const)(
+    'graceful restart + a silent node (our C bit clear), FRR check-control-plane-failure %s: FRR drops our route at once: %s',
+    async ([checkCbit, expectLoss], ctx) => {
+      if (mode === 'skip') return ctx.skip();
+      // RFC 5882 §4.3.2: with the C bit clear our BFD shares fate with our control plane, so its failure
+      // may be a control-plane restart, which graceful restart covers. FRR by default takes BFD down as a
+      // path failure and drops the routes (Cease, Hard Reset); told to check the C bit, it leaves them to
+      // graceful restart and the hold timer.
+      const t = await grLab({ ...timers(100), checkControlPlaneFailure: checkCbit });
+      await bfdUp(t.router, 300);
+      await t.router.waitEstablished(node4(0), 15_000);
+      const pid = t.speakers.get('n1')!.pid!;
+      const lost = await fibLossDuring(t, 300 + MARGIN_MS + 1000, async () => {
+        await silence(t.nodes.get('n1')!, [pid]);
+      });
+      expect(lost).toBe(expectLoss);
+    },
+  );
 
   it('no flap in 60 s at 100 ms × 3 with one core saturated and a 10,000-route UPDATE burst on the speaker', async (ctx) => {
     if (mode === 'skip') return ctx.skip();
