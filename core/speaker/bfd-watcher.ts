@@ -19,6 +19,11 @@ export interface BfdSessionSpec {
   minimumTtl: number;
   /** RFC 5880 §6.7: the key the profile's Secret holds, for the type and key id it names. */
   auth?: { type: AuthSection['type']; keyId: number; key: Uint8Array };
+  /**
+   * Echo mode (RFC 5880 §6.4; MetalLB's echoMode and echoInterval): loop the peer's echoes and send ours
+   * at no less than this interval. Single-hop IPv4 sessions only.
+   */
+  echo?: { intervalMs: number };
 }
 
 export interface BfdChange {

@@ -58,7 +58,8 @@ class ScriptedBfd implements BfdWatcher {
   }
 }
 
-function setup() {
+/** The test's world; `profile` and `peerSpec` add to the BFDProfile's and the BGPPeer's spec. */
+function setup(profile: Record<string, unknown> = {}, peerSpec: Record<string, unknown> = {}) {
   const clock = new VirtualClock();
   const net = new MemoryTransport(clock);
   const bfd = new ScriptedBfd();
@@ -98,7 +99,7 @@ function setup() {
   const config = load([
     pool('p', { addresses: ['198.18.100.0/24'] }),
     bgpAdv('a'),
-    bfdProfile('fast', { receiveInterval: 100, transmitInterval: 100, detectMultiplier: 3 }),
+    bfdProfile('fast', { receiveInterval: 100, transmitInterval: 100, detectMultiplier: 3, ...profile }),
     peer('r1', {
       myASN: 64513,
       peerASN: 64512,
@@ -107,6 +108,7 @@ function setup() {
       holdTime: '3s',
       keepaliveTime: '1s',
       connectTime: '1s',
+      ...peerSpec,
     }),
   ]);
   if (!config.ok) throw new Error(config.errors.map((i) => i.message).join('; '));
@@ -138,6 +140,17 @@ describe('BGP speaker with a BFD profile', () => {
       detectMultiplier: 3,
       passive: false,
     });
+  });
+
+  it("asks for echo mode at the profile's echoInterval, and only on a single-hop session", () => {
+    expect(setup().bfd.spec?.echo).toBeUndefined();
+    expect(setup({ echoMode: true, echoInterval: 60 }).bfd.spec).toMatchObject({
+      multihop: false,
+      echo: { intervalMs: 60 },
+    });
+    const multihop = setup({ echoMode: true }, { ebgpMultiHop: true }).bfd.spec;
+    expect(multihop?.multihop).toBe(true);
+    expect(multihop?.echo).toBeUndefined();
   });
 
   it('brings BGP up only once BFD is up', async () => {
@@ -176,6 +189,20 @@ describe('BGP speaker with a BFD profile', () => {
     await t.advance(100);
     t.bfd.say({ previous: 'up', state: 'down', remoteState: 'admin-down' });
     await t.advance(2000);
+    expect(t.router.state).toBe('established');
+  });
+
+  it('multi-hop: BGP does not wait for BFD (FRR creates such BFD sessions only for established BGP), but still ends when BFD goes down', async () => {
+    const t = setup({}, { ebgpMultiHop: true });
+    expect(t.bfd.spec?.multihop).toBe(true);
+    await t.advance(100);
+    expect(t.router.state).toBe('established');
+    t.bfd.say({ previous: 'init', state: 'up' });
+    t.bfd.say({ previous: 'up', state: 'down', remoteState: 'down' });
+    await t.advance(1);
+    expect(t.router.state).not.toBe('established');
+    // It comes back after its back-off, BFD or not.
+    await t.advance(10_000);
     expect(t.router.state).toBe('established');
   });
 

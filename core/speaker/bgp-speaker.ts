@@ -120,9 +120,9 @@ export class BgpSpeaker {
         s = { peer, session: this.open(peer, snapshot), key: sessionKey(peer) };
         this.sessions.set(name, s);
         this.deps.onPassword?.(peer.peerAddress, peer.password);
-        // With a BFD profile the session starts only once BFD is up (see watchBfd).
-        if (bfd === undefined) s.session.start();
-        else this.watchBfd(s, bfd);
+        if (bfd !== undefined) this.watchBfd(s, bfd);
+        // With a single-hop BFD profile the session starts only once BFD is up (see watchBfd).
+        if (bfd === undefined || bfd.multihop) s.session.start();
       } else if (s.bfd !== undefined && bfd !== undefined && bfdKey(bfd) !== s.bfd.key) {
         s.bfd.watch.update(bfd);
         s.bfd.key = bfdKey(bfd);
@@ -143,18 +143,27 @@ export class BgpSpeaker {
       throw new Error(
         `node ${this.deps.node} has no IPv${peer.peerAddress.family} InternalIP for BFD with BGPPeer ${peer.meta.name}`,
       );
+    // The same rule as BGP's TTL: directly connected eBGP is single-hop (RFC 5881), the rest RFC 5883.
+    const multihop = !isDirectEbgp(peer);
     return {
       localAddress: local.toString(),
       peerAddress: peer.peerAddress.toString(),
-      // The same rule as BGP's TTL: directly connected eBGP is single-hop (RFC 5881), the rest RFC 5883.
-      multihop: !isDirectEbgp(peer),
+      multihop,
       ...profileTimers(profile),
+      // Echo mode as MetalLB runs it: single-hop IPv4 sessions only (RFC 5883 §3 forbids echoes over
+      // several hops, MetalLB has them for IPv4 only). Elsewhere echoMode is left out, as FRR ignores it
+      // on a multihop session; checkBfdEcho has warned about that peer.
+      ...(profile.echoMode &&
+        !multihop &&
+        peer.peerAddress.family === 4 && { echo: { intervalMs: profile.echoIntervalMs } }),
     };
   }
 
   /**
-   * BGP follows BFD: it starts when BFD is up and ends at once when BFD goes down (RFC 5882 §4.3),
-   * except when the peer stopped BFD on purpose, which is not a failure (RFC 5882 §3.2).
+   * BGP follows BFD: it ends at once when BFD goes down (RFC 5882 §4.3), except when the peer stopped
+   * BFD on purpose, which is not a failure (RFC 5882 §3.2). A single-hop session also starts only when
+   * BFD is up. A multi-hop one does not wait: FRR (and so MetalLB's FRR mode) creates a multi-hop BFD
+   * session only for an established BGP session, so waiting for it would wait forever.
    */
   private watchBfd(s: PeerSession, spec: BfdSessionSpec): void {
     const bfd = this.deps.bfd;
@@ -169,7 +178,7 @@ export class BgpSpeaker {
         this.log(`${name}: the peer stopped BFD administratively; the BGP session is left alone`);
         return;
       }
-      s.session.bfdDown(c.remoteControlPlaneIndependent);
+      s.session.bfdDown(c.remoteControlPlaneIndependent, !spec.multihop);
     });
     s.bfd = { watch, key: bfdKey(spec) };
   }

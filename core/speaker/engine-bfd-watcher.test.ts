@@ -50,4 +50,15 @@ describe('EngineBfdWatcher', () => {
     expect(stateOf(t.ours, B)).not.toBe('up');
     expect(t.logs).toEqual([]);
   });
+
+  it('hands echo mode to the engine: the session advertises the interval and, turned on later, restarts', async () => {
+    const t = setup();
+    const w = t.watcher.watch(spec(), (c) => t.seen.push(c));
+    await t.l.run(3000);
+    w.update(spec({ echo: { intervalMs: 70 } }));
+    await t.l.run(3000);
+    expect(t.ours.sessions()).toEqual([expect.objectContaining({ state: 'up', requiredMinEchoRxMs: 70 })]);
+    expect(t.l.wire(A, B).at(-1)?.packet.requiredMinEchoRxIntervalUs).toBe(70_000);
+    expect(t.logs).toEqual([]);
+  });
 });

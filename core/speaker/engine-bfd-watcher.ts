@@ -66,5 +66,6 @@ function peerSpec(s: BfdSessionSpec): BfdPeerSpec {
     passive: s.passive,
     ...(s.multihop && { minimumTtl: s.minimumTtl }),
     ...(s.auth && { auth: s.auth }),
+    ...(s.echo && { echo: s.echo }),
   };
 }

@@ -1,6 +1,9 @@
 import type { Clock } from '../../runtime/clock.ts';
 import type { Random } from '../../runtime/random.ts';
+import { IpAddress } from '../../net/index.ts';
 import { BfdPacketError, decodeControlPacket, type AuthKey, type ControlPacket } from '../codec.ts';
+import type { BfdEchoNetwork, BfdEchoPath } from '../echo/network.ts';
+import { decodeEchoPayload } from '../echo/payload.ts';
 import { BfdConfigError } from '../session/config-error.ts';
 import { BfdSession, type BfdSessionSnapshot } from '../session/session.ts';
 import type { BfdStateChange } from '../session/state-change.ts';
@@ -16,6 +19,8 @@ export interface BfdEngineOptions {
   /** Discriminators come from it; each session gets its own fork for jitter and sequence numbers. */
   random: Random;
   network: BfdNetwork;
+  /** Sends and receives Echo packets, for sessions in echo mode (RFC 5880 §6.4); without it none may be. */
+  echo?: BfdEchoNetwork;
   /**
    * How many AdminDown packets remove({ adminDown: true }) and shutdown() send before closing (RFC 5880
    * §6.8.16: "SHOULD be transmitted for at least a Detection Time"; a lost one is covered by the next).
@@ -52,6 +57,10 @@ export interface BfdEngineCounters {
   discarded: number;
   /** Threw something other than a packet error: a bug, counted rather than let out of the socket callback. */
   internalErrors: number;
+  /** Echo packets that came back to us (RFC 5880 §6.8.8). */
+  echoes: number;
+  /** Of those, the ones no session counted: not lblab's format, no such session, forged, late or twice. */
+  echoesDiscarded: number;
 }
 
 interface Entry {
@@ -61,8 +70,11 @@ interface Entry {
   readonly multihop: boolean;
   readonly passive: boolean;
   readonly auth: AuthKey | undefined;
+  /** Opened in echo mode, with an echo path. */
+  readonly echo: boolean;
   readonly session: BfdSession;
   path?: BfdPath;
+  echoPath?: BfdEchoPath;
   /** Settles once the path is open and the session started. */
   ready: Promise<void>;
   retiring?: Promise<void>;
@@ -83,6 +95,8 @@ export class BfdEngine {
     authFailures: 0,
     discarded: 0,
     internalErrors: 0,
+    echoes: 0,
+    echoesDiscarded: 0,
   };
   /** The last error counted in internalErrors, for the log. */
   lastInternalError: unknown;
@@ -90,6 +104,7 @@ export class BfdEngine {
   private readonly table = new SessionTable<Entry>();
   private readonly listeners = new Set<(change: BfdPeerStateChange) => void>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeEcho: () => void;
   private readonly adminDownPackets: number;
   private closed = false;
 
@@ -98,26 +113,31 @@ export class BfdEngine {
     this.unsubscribe = o.network.onPacket((bytes, from, multihop) =>
       this.receive(bytes, from.address, multihop),
     );
+    this.unsubscribeEcho =
+      o.echo?.onEcho((payload, from) => this.receiveEcho(payload, from.address)) ?? (() => undefined);
   }
 
   /**
    * Starts a session with a peer and resolves to its key once its socket is open. Adding the same local
    * address, peer and hop kind again changes the live session's timers (by a Poll Sequence, RFC 5880
-   * §6.8.3) instead; passive or authentication cannot change that way: remove the session and add it anew.
+   * §6.8.3) and echo interval instead; passive, authentication or turning echo mode on cannot change that
+   * way (echo mode needs an echo path): remove the session and add it anew.
    */
   async add(spec: BfdPeerSpec): Promise<string> {
     if (this.closed) throw new BfdConfigError('the BFD engine has shut down');
     const localAddress = canonicalAddress(spec.localAddress);
     const peerAddress = canonicalAddress(spec.peerAddress);
     const key = `${localAddress}>${peerAddress}${spec.multihop ? ' multihop' : ''}`;
+    if (spec.echo !== undefined) this.checkEcho(key, localAddress, spec.multihop);
     for (let e = this.table.get(key); e !== undefined; e = this.table.get(key)) {
       if (e.retiring !== undefined) {
         await e.retiring;
         continue;
       }
-      if (e.passive !== spec.passive || !sameKey(e.auth, spec.auth)) {
+      if (e.passive !== spec.passive || !sameKey(e.auth, spec.auth) || (spec.echo && !e.echo)) {
         throw new BfdConfigError(
-          `BFD session ${key}: passive mode or authentication changed; remove the session and add it again`,
+          `BFD session ${key}: passive mode, authentication or echo mode changed; ` +
+            'remove the session and add it again',
         );
       }
       e.session.updateTimers(spec);
@@ -131,6 +151,7 @@ export class BfdEngine {
       multihop: spec.multihop,
       passive: spec.passive,
       auth: spec.auth,
+      echo: spec.echo !== undefined,
       session: new BfdSession({
         clock: this.o.clock,
         random: this.o.random.fork(),
@@ -140,6 +161,7 @@ export class BfdEngine {
           entry.path?.send(bytes);
           entry.afterSend?.();
         },
+        ...(spec.echo && { sendEcho: (payload: Uint8Array) => entry.echoPath?.send(payload) }),
         name: `bfd ${key} `,
       }),
       ready: Promise.resolve(),
@@ -155,9 +177,8 @@ export class BfdEngine {
       multihop: spec.multihop,
       ...(spec.multihop && spec.minimumTtl !== undefined && { minimumTtl: spec.minimumTtl }),
     };
-    entry.ready = this.o.network.open(open).then(
-      (path) => {
-        entry.path = path;
+    entry.ready = this.openPaths(entry, open).then(
+      () => {
         if (entry.retiring === undefined) entry.session.start();
       },
       (e: unknown) => {
@@ -185,6 +206,7 @@ export class BfdEngine {
     this.closed = true;
     await Promise.all(this.table.values().map((e) => this.remove(e.key, { adminDown: true })));
     this.unsubscribe();
+    this.unsubscribeEcho();
   }
 
   onStateChange(listener: (change: BfdPeerStateChange) => void): () => void {
@@ -212,7 +234,32 @@ export class BfdEngine {
     if (adminDown) await this.linger(e);
     e.session.stop();
     e.path?.close();
+    e.echoPath?.close();
     this.table.remove(e);
+  }
+
+  /** The session's control path, then its echo path; if the second fails, the first is closed again. */
+  private async openPaths(e: Entry, open: Parameters<BfdNetwork['open']>[0]): Promise<void> {
+    e.path = await this.o.network.open(open);
+    if (!e.echo || this.o.echo === undefined) return;
+    try {
+      e.echoPath = await this.o.echo.open({ localAddress: e.localAddress, peerAddress: e.peerAddress });
+    } catch (err) {
+      e.path.close();
+      throw err;
+    }
+  }
+
+  /** Echo mode is for single-hop IPv4 sessions on a network that sends echoes. */
+  private checkEcho(key: string, localAddress: string, multihop: boolean): void {
+    const refuse = (why: string) => new BfdConfigError(`BFD session ${key}: echo mode ${why}`);
+    if (this.o.echo === undefined) throw refuse('needs a network that sends Echo packets');
+    // RFC 5883 §3: "the Echo function MUST NOT be used over multiple hops": the first router on the way
+    // would loop them back, and the rest of the path would go untested.
+    if (multihop) throw refuse('is for single-hop sessions only (RFC 5883 §3)');
+    // RFC 5881 §4 allows IPv6 echoes too; lblab sends them over IPv4 only, as MetalLB, whose BFDProfiles
+    // it reads, runs echo mode for IPv4 only.
+    if (IpAddress.parse(localAddress).family !== 4) throw refuse('is for IPv4 sessions only');
   }
 
   /** AdminDown until the configured number of packets left, or the time they take at the current rate. */
@@ -269,6 +316,31 @@ export class BfdEngine {
     }
     const result = entry.session.receive(packet, bytes);
     if (!result.accepted) this.counters[result.authentication ? 'authFailures' : 'discarded']++;
+  }
+
+  private receiveEcho(payload: Uint8Array, fromAddress: string): void {
+    this.counters.echoes++;
+    try {
+      // RFC 5880 §6.8.8: "A received BFD Echo packet MUST be demultiplexed in order to associate it with a
+      // session": by the discriminator we wrote into it. It must come back from the session's own local
+      // address, the one it was sent from and to.
+      const echo = decodeEchoPayload(payload);
+      const e = this.table.withDiscriminator(echo.discriminator);
+      if (
+        e === undefined ||
+        canonicalAddress(fromAddress) !== e.localAddress ||
+        !e.session.receiveEcho(echo)
+      ) {
+        this.counters.echoesDiscarded++;
+      }
+    } catch (e) {
+      if (e instanceof BfdPacketError) {
+        this.counters.echoesDiscarded++;
+      } else {
+        this.counters.internalErrors++;
+        this.lastInternalError = e;
+      }
+    }
   }
 
   /** RFC 5880 §6.8.1, §6.3: bfd.LocalDiscr is nonzero and unique; it SHOULD be random. */

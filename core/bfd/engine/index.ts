@@ -7,5 +7,6 @@ export {
   type BfdSessionInfo,
 } from './engine.ts';
 export type { BfdNetwork, BfdPath, BfdPeerSpec } from './network.ts';
+export type { BfdEchoNetwork, BfdEchoPath } from '../echo/network.ts';
 export { BfdConfigError } from '../session/config-error.ts';
 export { isPathFailure, diagnosticText, type BfdStateChange } from '../session/state-change.ts';

@@ -1,6 +1,7 @@
 import type { Random } from '../../runtime/random.ts';
 import type { VirtualClock } from '../../runtime/virtual-clock.ts';
-import { BFD_SOURCE_PORTS } from '../codec.ts';
+import { BFD_ECHO_PORT, BFD_SOURCE_PORTS } from '../codec.ts';
+import type { BfdEchoNetwork, BfdEchoPath } from '../echo/network.ts';
 import type { BfdNetwork, BfdPath } from './network.ts';
 
 /** What happens to packets from one address to another. */
@@ -16,6 +17,7 @@ export interface LinkConditions {
 }
 
 type Listener = Parameters<BfdNetwork['onPacket']>[0];
+type EchoListener = Parameters<BfdEchoNetwork['onEcho']>[0];
 
 /** One packet put on the wire, for assertions. */
 export interface WirePacket {
@@ -27,16 +29,35 @@ export interface WirePacket {
   dropped: boolean;
 }
 
+/** One Echo packet: sent by `from` to the host owning `via`, which forwards it back (or not). */
+export interface WireEcho {
+  atMs: number;
+  from: string;
+  via: string;
+  payload: Uint8Array;
+  /** It came back to `from`. */
+  returned: boolean;
+}
+
 const DEFAULT: LinkConditions = { loss: 0, delayMs: 0.1, jitterMs: 0 };
 
 /**
  * BFD engines wired in memory on a virtual clock: each host owns some addresses, a path delivers to the
  * host that owns its peer address, and every direction between two addresses can lose, delay, reorder
  * or selectively drop packets. Every packet is recorded in `wire`.
+ *
+ * Echo packets (a host's `echo` network) travel as on a real link: to the peer over the link's
+ * conditions, through the peer's forwarding (which `forwarding(peer, false)` turns off, like a firewall
+ * dropping forwarded packets), and back over the reverse direction's conditions. They are recorded in
+ * `echoes`, not `wire`.
  */
 export class MemoryBfdNetwork {
   readonly wire: WirePacket[] = [];
+  readonly echoes: WireEcho[] = [];
   private readonly owners = new Map<string, Set<Listener>>();
+  private readonly echoOwners = new Map<string, Set<EchoListener>>();
+  /** Addresses whose host drops the packets it would forward. */
+  private readonly notForwarding = new Set<string>();
   private readonly conditions = new Map<string, LinkConditions>();
   private nextPort: number = BFD_SOURCE_PORTS.min;
 
@@ -45,11 +66,34 @@ export class MemoryBfdNetwork {
     private readonly random: Random,
   ) {}
 
-  /** The network as seen by a host owning `addresses`. */
-  host(...addresses: string[]): BfdNetwork {
+  /** The network as seen by a host owning `addresses`, with its echo side. */
+  host(...addresses: string[]): BfdNetwork & { echo: BfdEchoNetwork } {
     const listeners = new Set<Listener>();
-    for (const a of addresses) this.owners.set(a, listeners);
+    const echoListeners = new Set<EchoListener>();
+    for (const a of addresses) {
+      this.owners.set(a, listeners);
+      this.echoOwners.set(a, echoListeners);
+    }
+    const echo: BfdEchoNetwork = {
+      open: ({ localAddress, peerAddress }) => {
+        let closed = false;
+        const path: BfdEchoPath = {
+          send: (payload) => {
+            if (!closed) this.transmitEcho(localAddress, peerAddress, payload);
+          },
+          close: () => {
+            closed = true;
+          },
+        };
+        return Promise.resolve(path);
+      },
+      onEcho: (listener) => {
+        echoListeners.add(listener);
+        return () => echoListeners.delete(listener);
+      },
+    };
     return {
+      echo,
       open: ({ localAddress, peerAddress, multihop }) => {
         const port = this.nextPort++;
         let closed = false;
@@ -81,6 +125,12 @@ export class MemoryBfdNetwork {
     this.set(b, a, { loss: 1 });
   }
 
+  /** Whether the host owning `address` forwards packets, and so loops the peer's echoes back. */
+  forwarding(address: string, on: boolean): void {
+    if (on) this.notForwarding.delete(address);
+    else this.notForwarding.add(address);
+  }
+
   /** Back to a clean, fast link both ways. */
   heal(a: string, b: string): void {
     this.conditions.delete(`${a}>${b}`);
@@ -90,6 +140,31 @@ export class MemoryBfdNetwork {
   /** Delivers raw bytes to the host owning `to`, as if they came from `from` (for garbage and replays). */
   inject(to: string, bytes: Uint8Array, from: { address: string; port: number }, multihop = false): void {
     for (const l of [...(this.owners.get(to) ?? [])]) l(bytes.slice(), from, multihop);
+  }
+
+  /** Delivers bytes to the echo port of the host owning `to`, as if they came from `from` (for forgeries). */
+  injectEcho(to: string, payload: Uint8Array, from: string): void {
+    for (const l of [...(this.echoOwners.get(to) ?? [])])
+      l(payload.slice(), { address: from, port: BFD_ECHO_PORT });
+  }
+
+  /** There and back: the peer's forwarding plane returns it, as RFC 5881 §4 intends. */
+  private transmitEcho(from: string, via: string, payload: Uint8Array): void {
+    const record: WireEcho = { atMs: this.clock.now(), from, via, payload: payload.slice(), returned: false };
+    this.echoes.push(record);
+    const leg = (a: string, b: string, then: () => void) => {
+      const c = this.get(a, b);
+      if (this.random.chance(c.loss)) return;
+      this.clock.setTimer(`wire echo ${a}>${b}`, c.delayMs + this.random.next() * c.jitterMs, then);
+    };
+    leg(from, via, () => {
+      if (this.notForwarding.has(via)) return;
+      leg(via, from, () => {
+        record.returned = true;
+        const source = { address: from, port: BFD_ECHO_PORT };
+        for (const l of [...(this.echoOwners.get(from) ?? [])]) l(record.payload.slice(), source);
+      });
+    });
   }
 
   private get(from: string, to: string): LinkConditions {

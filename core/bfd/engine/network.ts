@@ -38,4 +38,10 @@ export interface BfdPeerSpec {
   auth?: AuthKey;
   /** The C bit to send; lblab's own BFD shares fate with the speaker and leaves it 0 (the default). */
   controlPlaneIndependent?: boolean;
+  /**
+   * Echo mode (MetalLB's echoMode and echoInterval): advertise this interval as our Required Min Echo RX
+   * and, once Up, send echoes at no less than it. Single-hop IPv4 sessions only; needs the engine's echo
+   * network.
+   */
+  echo?: { intervalMs: number };
 }

@@ -34,10 +34,12 @@ export function lab(seed = 1) {
   const changes: BfdPeerStateChange[] = [];
   let n = 0;
   const engine = (...addresses: string[]) => {
+    const network = net.host(...addresses);
     const e = new BfdEngine({
       clock,
       random: new Random(seed * 1000 + ++n),
-      network: net.host(...addresses),
+      network,
+      echo: network.echo,
     });
     e.onStateChange((c) => changes.push(c));
     return e;

@@ -40,6 +40,11 @@ export class SessionTable<E extends TableEntry> {
     return this.byDiscriminator.has(d);
   }
 
+  /** The session whose bfd.LocalDiscr is `d`. */
+  withDiscriminator(d: number): E | undefined {
+    return this.byDiscriminator.get(d);
+  }
+
   values(): E[] {
     return [...this.byKey.values()];
   }

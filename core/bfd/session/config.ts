@@ -18,11 +18,17 @@ export interface BfdSessionConfig {
    * control plane, so it sends 0; the option exists so the emulator can model routers that set it.
    */
   controlPlaneIndependent?: boolean;
+  /**
+   * Echo mode (RFC 5880 §6.4): we advertise this interval as Required Min Echo RX (our node's kernel
+   * loops the peer's echoes back), and once Up send echoes of our own at no less than it (nor the
+   * peer's Required Min Echo RX, §6.8.9). Single-hop only (RFC 5883 §3).
+   */
+  echo?: { intervalMs: number };
 }
 
 export type BfdTimers = Pick<
   BfdSessionConfig,
-  'transmitIntervalMs' | 'receiveIntervalMs' | 'detectMultiplier'
+  'transmitIntervalMs' | 'receiveIntervalMs' | 'detectMultiplier' | 'echo'
 >;
 
 /** The longest interval the 32-bit microsecond fields carry (RFC 5880 §4.1). */
@@ -33,9 +39,11 @@ export function checkTimers(t: BfdTimers): void {
   for (const [name, ms] of [
     ['transmit interval', t.transmitIntervalMs],
     ['receive interval', t.receiveIntervalMs],
+    ...(t.echo === undefined ? [] : [['echo interval', t.echo.intervalMs] as const]),
   ] as const) {
     // Zero would mean "send me nothing" (RFC 5880 §6.8.18) or is reserved (§4.1 Desired Min TX): neither
-    // detects failures, which is all lblab runs BFD for.
+    // detects failures, which is all lblab runs BFD for. A zero echo interval means no echo (§6.8.13),
+    // which is said by leaving `echo` out.
     if (!Number.isFinite(ms) || ms < 0.001 || ms > MAX_INTERVAL_MS) {
       throw new BfdConfigError(`BFD ${name} ${ms} ms is outside 0.001-${MAX_INTERVAL_MS} ms`);
     }

@@ -1,7 +1,10 @@
 import { NamedTimers, type Clock } from '../../runtime/clock.ts';
 import type { Random } from '../../runtime/random.ts';
 import { Diagnostic, encodeControlPacket, type BfdState, type ControlPacket } from '../codec.ts';
+import { EchoFunction, type EchoSnapshot } from '../echo/echo-function.ts';
+import type { EchoPayload } from '../echo/payload.ts';
 import { SessionAuth } from './auth.ts';
+import { BfdConfigError } from './config-error.ts';
 import { checkAuth, checkTimers, type BfdSessionConfig, type BfdTimers } from './config.ts';
 import { Intervals } from './intervals.ts';
 import { jitteredIntervalMs } from './jitter.ts';
@@ -17,6 +20,8 @@ export interface BfdSessionOptions {
   config: BfdSessionConfig;
   /** Hands one encoded packet to the network. */
   send: (bytes: Uint8Array) => void;
+  /** Hands one Echo packet's payload to the network (BfdEchoPath.send); needed in echo mode. */
+  sendEcho?: (payload: Uint8Array) => void;
   /** Prefix of timer names, e.g. "bfd 198.18.0.2 ", for traces. */
   name?: string;
 }
@@ -37,6 +42,11 @@ export interface BfdSessionSnapshot {
   /** bfd.DesiredMinTxInterval and bfd.RequiredMinRxInterval as we advertise them. */
   desiredMinTxMs: number;
   requiredMinRxMs: number;
+  /** The Required Min Echo RX Interval we advertise (0: we do not loop echoes) and the peer's last one. */
+  requiredMinEchoRxMs: number;
+  remoteMinEchoRxMs: number;
+  /** Our Echo function (RFC 5880 §6.4). */
+  echo: EchoSnapshot;
   /** The periodic interval before jitter; undefined while we may not send periodically. */
   transmitIntervalMs: number | undefined;
   /** The Detection Time in force; undefined until the peer's first packet. */
@@ -46,6 +56,15 @@ export interface BfdSessionSnapshot {
   packetsSent: number;
   packetsReceived: number;
 }
+
+/**
+ * RFC 5880 §6.8.3: "When the Echo function is active, a system SHOULD set bfd.RequiredMinRxInterval to a
+ * value of not less than one second", since the echoes do the detecting (§6.4: "a sedate reception rate
+ * for Control packets"). Only what we ask to receive slows down: our own transmit interval stays, because
+ * the peer may not run echoes itself and then detects failures from our Control packets (§6.4); it sets
+ * how fast it wants them through its own Required Min RX.
+ */
+const ECHO_CONTROL_RX_US = 1_000_000;
 
 /** What the peer's last accepted packet said beyond the §6.8.1 variables. */
 interface RemoteTimers {
@@ -78,6 +97,13 @@ export class BfdSession {
   private remoteDemandMode = false;
   /** bfd.DetectMult. */
   private detectMult: number;
+  /** Our configured intervals; what we advertise follows them and the Echo function (ECHO_CONTROL_RX_US). */
+  private configured: { txUs: number; rxUs: number };
+  /** Echo mode's interval when configured: our Required Min Echo RX and the floor of our echoes' interval. */
+  private echoIntervalUs: number | undefined;
+  /** The Required Min Echo RX Interval of the peer's last packet; zero (no echoes) until it is heard. */
+  private remoteMinEchoRxUs = 0;
+  private readonly echo: EchoFunction;
   /** bfd.AuthType and the sequence variables; undefined means AuthType 0. */
   private readonly auth: SessionAuth | undefined;
 
@@ -98,6 +124,7 @@ export class BfdSession {
   private readonly passive: boolean;
   private readonly controlPlaneIndependent: boolean;
   private readonly send: (bytes: Uint8Array) => void;
+  private readonly sendEcho: ((payload: Uint8Array) => void) | undefined;
   private readonly timers: NamedTimers<'tx' | 'detect' | 'auth-seq'>;
   private readonly listeners = new Set<(change: BfdStateChange) => void>();
   private readonly pending: BfdStateChange[] = [];
@@ -122,8 +149,26 @@ export class BfdSession {
     this.localDiscriminator = o.localDiscriminator;
     this.timers = new NamedTimers(o.clock, o.name ?? `bfd ${o.localDiscriminator} `);
     this.auth = o.config.auth === undefined ? undefined : new SessionAuth(o.config.auth, o.random);
-    this.intervals = new Intervals(wantedUs(o.config));
+    this.configured = wantedUs(o.config);
+    this.intervals = new Intervals(this.configured);
     this.detectMult = o.config.detectMultiplier;
+    this.sendEcho = o.sendEcho;
+    this.echoIntervalUs = this.echoUs(o.config);
+    this.echo = new EchoFunction({
+      clock: o.clock,
+      random: o.random,
+      localDiscriminator: o.localDiscriminator,
+      send: (payload) => this.sendEcho?.(payload),
+      // RFC 5880 §6.8.5: "When the Echo function is active and a sufficient number of Echo packets have
+      // not arrived as they should, the session has gone down -- the local system MUST set
+      // bfd.SessionState to Down and bfd.LocalDiag to 2 (Echo Function Failed)."
+      failed: (reason) => {
+        if (this.state !== 'up') return;
+        this.changeState('down', Diagnostic.echoFunctionFailed, reason);
+        this.flush();
+      },
+      name: o.name ?? `bfd ${o.localDiscriminator} `,
+    });
   }
 
   get sessionState(): BfdState {
@@ -157,6 +202,7 @@ export class BfdSession {
     this.running = false;
     this.stopped = true;
     this.timers.disarmAll();
+    this.echo.stop();
     this.armedTxIntervalMs = undefined;
   }
 
@@ -173,11 +219,23 @@ export class BfdSession {
   /** New timers for a live session: a Poll Sequence tells the peer (RFC 5880 §6.8.3). */
   updateTimers(t: BfdTimers): void {
     checkTimers(t);
-    this.intervals.configure(wantedUs(t));
+    this.configured = wantedUs(t);
+    // A changed Required Min Echo RX needs no Poll either: §6.8.13 turns the looping on and off "by
+    // changing the value ... in outgoing BFD Control packets".
+    this.echoIntervalUs = this.echoUs(t);
     // Detect Mult needs no Poll (§6.8.3 names only the two intervals); the peer uses it from our next packet.
     this.detectMult = t.detectMultiplier;
+    this.syncEcho();
     this.retime();
     this.flush();
+  }
+
+  /**
+   * An echo of this session came back (the engine found it by the discriminator in it, RFC 5880 §6.8.8).
+   * False when it does not count: see EchoFunction.receive.
+   */
+  receiveEcho(payload: EchoPayload): boolean {
+    return this.running && this.echo.receive(payload);
   }
 
   /**
@@ -199,12 +257,13 @@ export class BfdSession {
     if (failure !== undefined) return { accepted: false, reason: failure, authentication: true };
 
     // RFC 5880 §6.8.6, in its order: bfd.RemoteDiscr, bfd.RemoteState, bfd.RemoteDemandMode and
-    // bfd.RemoteMinRxInterval from the packet. We send no Echo packets, so a zero Required Min Echo RX
-    // Interval ("transmission of Echo packets, if any, MUST cease") asks nothing of us.
+    // bfd.RemoteMinRxInterval from the packet; then "If the Required Min Echo RX Interval field is zero,
+    // the transmission of Echo packets, if any, MUST cease" (syncEcho below applies it, §6.8.9).
     this.remoteDiscr = packet.myDiscriminator;
     this.remoteState = packet.state;
     this.remoteDemandMode = packet.demand;
     this.remoteMinRxUs = packet.requiredMinRxIntervalUs;
+    this.remoteMinEchoRxUs = packet.requiredMinEchoRxIntervalUs;
     this.remote = {
       desiredMinTxUs: packet.desiredMinTxIntervalUs,
       detectMultiplier: packet.detectMultiplier,
@@ -229,6 +288,8 @@ export class BfdSession {
     }
     const t = transitionOnReceive(this.state, packet.state, packet.diagnostic);
     if (t !== undefined) this.changeState(t.to, t.diagnostic, t.reason);
+    // The peer may have started or stopped accepting echoes, or changed their rate (§6.8.9).
+    if (this.syncEcho()) this.retime();
     // RFC 5880 §6.8.6: "the packet ... has been received for purposes of the Detection Time expiration
     // rules in section 6.8.4"; the Detection Time itself follows the new remote values (§6.8.4).
     this.received++;
@@ -256,6 +317,9 @@ export class BfdSession {
       remoteDiscriminator: this.remoteDiscr,
       desiredMinTxMs: this.intervals.desiredMinTxUs / 1000,
       requiredMinRxMs: this.intervals.requiredMinRxUs / 1000,
+      requiredMinEchoRxMs: (this.echoIntervalUs ?? 0) / 1000,
+      remoteMinEchoRxMs: this.remoteMinEchoRxUs / 1000,
+      echo: this.echo.snapshot(),
       transmitIntervalMs: this.mayTransmitPeriodically() ? this.txIntervalMs() : undefined,
       detectionTimeMs: this.detection()?.ms,
       pollSequence: this.intervals.polling,
@@ -276,6 +340,33 @@ export class BfdSession {
     this.scheduleTx();
   }
 
+  /**
+   * Starts, retimes or stops the Echo function after the state, the configuration or the peer's Required
+   * Min Echo RX changed, and moves the intervals wanted with it (ECHO_CONTROL_RX_US); the caller retimes.
+   * Returns whether the function started or stopped.
+   */
+  private syncEcho(): boolean {
+    const wasActive = this.echo.active;
+    this.echo.update({
+      up: this.running && this.state === 'up',
+      intervalUs: this.echoIntervalUs,
+      remoteMinEchoRxUs: this.remoteMinEchoRxUs,
+      detectMult: this.detectMult,
+    });
+    const { txUs, rxUs } = this.configured;
+    this.intervals.configure({ txUs, rxUs: this.echo.active ? Math.max(rxUs, ECHO_CONTROL_RX_US) : rxUs });
+    return this.echo.active !== wasActive;
+  }
+
+  /** Echo mode's interval in microseconds; it needs somewhere to send the echoes. */
+  private echoUs(t: BfdTimers): number | undefined {
+    if (t.echo === undefined) return undefined;
+    if (this.sendEcho === undefined) {
+      throw new BfdConfigError('BFD echo mode needs a network that sends Echo packets');
+    }
+    return Math.round(t.echo.intervalMs * 1000);
+  }
+
   private changeState(to: BfdState, diagnostic: number, reason: string): void {
     const previous = this.state;
     this.state = to;
@@ -292,6 +383,8 @@ export class BfdSession {
     });
     // An AdminDown session discards what it receives (§6.8.6), so nothing can keep it alive or time out.
     if (to === 'admin-down') this.timers.disarm('detect');
+    // RFC 5880 §6.8.9: echoes only while Up.
+    this.syncEcho();
     // Leaving or entering Up moves the slow-start floor (§6.8.3) and whether the peer's Demand mode holds.
     this.retime();
   }
@@ -417,8 +510,11 @@ export class BfdSession {
       yourDiscriminator: this.remoteDiscr,
       desiredMinTxIntervalUs: this.intervals.desiredMinTxUs,
       requiredMinRxIntervalUs: this.intervals.requiredMinRxUs,
-      // Zero: we do not loop Echo packets back (RFC 5880 §4.1).
-      requiredMinEchoRxIntervalUs: 0,
+      // RFC 5880 §4.1: zero says we do not loop Echo packets back. We loop them only in echo mode, and then
+      // it is the node's kernel, not lblab, that does: an echo from the peer is addressed to the peer itself
+      // and comes to us only to be forwarded back. So the node must forward IPv4 (net.ipv4.ip_forward=1, as
+      // Kubernetes nodes do) and no firewall may drop forwarded UDP to port 3785 on the peer's interface.
+      requiredMinEchoRxIntervalUs: this.echoIntervalUs ?? 0,
     };
     const bytes = this.auth === undefined ? encodeControlPacket(packet) : this.auth.sign(packet);
     this.sent++;

@@ -154,12 +154,12 @@ export class BgpSession {
   }
 
   /**
-   * BFD saw the peer go silent: the session goes down at once (RFC 5882 §4.3) and stays down until
-   * `start()`, which the speaker calls when BFD is up again. `peerControlPlaneIndependent` is the C bit
-   * the peer's BFD last sent.
+   * BFD saw the peer go silent: the session goes down at once (RFC 5882 §4.3). With `waitForBfd` it
+   * stays down until `start()`, which the speaker calls when BFD is up again; otherwise it retries after
+   * its usual back-off. `peerControlPlaneIndependent` is the C bit the peer's BFD last sent.
    */
-  bfdDown(peerControlPlaneIndependent: boolean): void {
-    this.stopped = true;
+  bfdDown(peerControlPlaneIndependent: boolean, waitForBfd: boolean): void {
+    if (waitForBfd) this.stopped = true;
     for (const a of this.attempts()) this.feed(a, { kind: 'bfd-down', peerControlPlaneIndependent });
   }
 

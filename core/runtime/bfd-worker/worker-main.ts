@@ -7,6 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { BfdEngine } from '../../bfd/engine/index.ts';
 import { EngineBfdWatcher } from '../../speaker/engine-bfd-watcher.ts';
 import type { BfdWatch } from '../../speaker/bfd-watcher.ts';
+import { AfPacketEchoNetwork } from '../bfd/echo-network.ts';
+import { interfaceOfAddress } from '../bfd/echo-interface.ts';
 import { UdpBfdNetwork } from '../bfd/udp-network.ts';
 import { Random } from '../random.ts';
 import { RealClock } from '../real-clock.ts';
@@ -18,7 +20,11 @@ const options = workerData as WorkerOptions;
 const post = (m: FromWorker) => port.postMessage(m);
 
 const network = new UdpBfdNetwork();
-const engine = new BfdEngine({ clock: new RealClock(), random: new Random(options.seed), network });
+// Sessions in echo mode send their echoes as raw frames on the interface of their local address, looked
+// up in this thread's view of the host's interfaces when each session opens. Nothing is opened (no raw
+// socket, no UDP port 3785) until a session in echo mode is added.
+const echo = new AfPacketEchoNetwork({ interfaceOf: (address) => interfaceOfAddress(address) });
+const engine = new BfdEngine({ clock: new RealClock(), random: new Random(options.seed), network, echo });
 const watcher = new EngineBfdWatcher(engine, (message) => post({ op: 'log', message }));
 const watches = new Map<number, BfdWatch>();
 
@@ -37,9 +43,11 @@ port.on('message', (m: ToWorker) => {
       watches.delete(m.id);
       return;
     case 'shutdown':
+      // Echoes stop with Up anyway (AdminDown is not Up), and the raw ports must be closed before the main
+      // thread's deadline terminates this thread: an AF_PACKET port still open then crashes the process.
+      void echo.close();
       void engine.shutdown().finally(() => {
-        network.close();
-        post({ op: 'shut' });
+        void network.close().finally(() => post({ op: 'shut' }));
       });
       return;
   }

@@ -3,6 +3,9 @@
 // addon core/runtime/native/udp_options.c.
 export { type UdpBfdNetworkOptions, type UdpBfdPath, UdpBfdNetwork } from './udp-network.ts';
 export type { UdpBfdOpenSpec } from './open-spec.ts';
+// The Echo function's packets (RFC 5881 §4): raw frames out, UDP port 3785 in.
+export { type AfPacketEchoNetworkOptions, AfPacketEchoNetwork } from './echo-network.ts';
+export { BfdEchoInterfaceError } from './echo-errors.ts';
 export {
   BfdAddonMissingError,
   BfdFilterTooLargeError,

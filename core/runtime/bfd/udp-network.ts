@@ -202,8 +202,11 @@ export class UdpBfdNetwork implements BfdNetwork {
   }
 }
 
-/** Hands a bound socket to Node, which reads, sends and closes it from then on; closes it on failure. */
-function adopt(fd: number, family: IpFamily, what: string): Socket {
+/**
+ * Hands a bound socket to Node, which reads, sends and closes it from then on; closes it on failure.
+ * The echo receiver (echo-network.ts) adopts its socket the same way.
+ */
+export function adopt(fd: number, family: IpFamily, what: string): Socket {
   const socket = createSocket({ type: family === 4 ? 'udp4' : 'udp6' });
   try {
     // exclusive: in a cluster worker, Node would otherwise ask the primary process for the socket.
