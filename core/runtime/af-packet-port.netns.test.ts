@@ -327,6 +327,21 @@ describe.skipIf(skipReason !== undefined)(
       expect(error.message).toContain('needs CAP_NET_RAW');
     });
 
+    it('a worker thread ended with its port still open does not take the process down', async () => {
+      // A speaker's BFD worker (echo frames) may be terminated with its port open; the addon used to
+      // crash the process then (SIGSEGV: libuv called back into the unloaded addon).
+      const worker = fileURLToPath(new URL('./af-packet-port.worker-child.ts', import.meta.url));
+      const child = spawn('ip', ['netns', 'exec', NS_A, process.execPath, '--import', 'tsx', worker, IF_A], {
+        cwd: ROOT,
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+        child.on('exit', (c, s) => resolve([c, s])),
+      );
+      expect({ code, signal, out }).toEqual({ code: 0, signal: null, out: 'terminated\n' });
+    });
+
     it('lets the process exit once the port is closed', async () => {
       expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
     });

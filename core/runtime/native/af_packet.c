@@ -43,6 +43,8 @@ typedef struct {
   int fd;
   int closed;
   int polling;
+  /* An environment cleanup hook is registered for this port (see cleanup_hook). */
+  int hooked;
   /* The JS handle (external) and the started uv_poll_t each hold one; the memory is freed when both are
    * gone, because libuv still touches the handle after uv_close until its close callback runs. */
   int refs;
@@ -75,15 +77,26 @@ static void release(port_t *p) {
 
 static void on_poll_closed(uv_handle_t *handle) { release(handle->data); }
 
-static void close_port(napi_env env, port_t *p) {
+static void cleanup_hook(void *arg);
+
+/* `ending`: the environment is being torn down (see cleanup_hook). */
+static void close_port_as(napi_env env, port_t *p, int ending) {
   if (p->closed) return;
   p->closed = 1;
+  if (p->hooked) {
+    p->hooked = 0;
+    napi_remove_env_cleanup_hook(env, cleanup_hook, p);
+  }
   if (p->on_frame != NULL) napi_delete_reference(env, p->on_frame);
   if (p->async != NULL) napi_async_destroy(env, p->async);
-  /* uv_close removes the fd from epoll at once, so the fd can be closed right after it. */
-  if (p->polling) uv_close((uv_handle_t *)&p->poll, on_poll_closed);
+  /* uv_close removes the fd from epoll at once, so the fd can be closed right after it. While the
+   * environment ends, the close callback would run after Node has unloaded this addon, so none is
+   * given, and the port's memory is left to the process (libuv still touches the handle). */
+  if (p->polling) uv_close((uv_handle_t *)&p->poll, ending ? NULL : on_poll_closed);
   close(p->fd);
 }
+
+static void close_port(napi_env env, port_t *p) { close_port_as(env, p, 0); }
 
 /*
  * The kernel strips a received 802.1Q tag into metadata (__netif_receive_skb_core untags before any
@@ -245,6 +258,17 @@ static napi_value abandon(napi_env env, port_t *p) {
   return NULL;
 }
 
+/*
+ * A worker thread that ends with a port still open crashed the whole process (SIGSEGV): libuv ran the
+ * poll handle's close callback after Node had unloaded the worker's copy of this addon. Node runs
+ * environment cleanup hooks before that, so the port is closed here, without a callback.
+ */
+static void cleanup_hook(void *arg) {
+  port_t *p = arg;
+  p->hooked = 0;
+  close_port_as(p->env, p, 1);
+}
+
 static void finalize(napi_env env, void *data, void *hint) {
   (void)hint;
   close_port(env, data);
@@ -291,6 +315,8 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "af_packet: napi_create_external failed");
     return NULL;
   }
+  if (napi_add_env_cleanup_hook(env, cleanup_hook, p) != napi_ok) return abandon(env, p);
+  p->hooked = 1;
   if (napi_create_reference(env, argv[1], 1, &p->on_frame) != napi_ok ||
       napi_create_string_utf8(env, "lblab:af_packet", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
       napi_async_init(env, NULL, resource_name, &p->async) != napi_ok ||
