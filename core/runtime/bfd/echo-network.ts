@@ -10,12 +10,13 @@
 // worth setting too: forwarding the peer's echoes back out the interface they came in on makes the kernel
 // answer some with ICMP Redirects (see echo-frame.ts).
 import type { Socket } from 'node:dgram';
+import { readFile } from 'node:fs/promises';
 import type { BfdEchoNetwork, BfdEchoPath } from '../../bfd/echo/network.ts';
 import { BFD_ECHO_PORT } from '../../bfd/ports.ts';
 import { IpAddress } from '../../net/index.ts';
 import { AfPacketPort } from '../af-packet-port.ts';
 import type { FramePort } from '../ports.ts';
-import { BfdEchoInterfaceError } from './echo-errors.ts';
+import { BfdEchoAcceptLocalError, BfdEchoInterfaceError } from './echo-errors.ts';
 import { encodeEchoFrame } from './echo-frame.ts';
 import { ArpNeighbours } from './echo-neighbours.ts';
 import { BfdNetworkClosedError, BfdOptionError } from './errors.ts';
@@ -33,6 +34,8 @@ export interface AfPacketEchoNetworkOptions {
   openPort?: (interfaceName: string) => FramePort;
   /** Where the peers' MACs come from; default the kernel's table (/proc/net/arp). */
   neighbours?: ArpNeighbours;
+  /** Whether the kernel accepts packets from a local address on the interface; default the sysctls. */
+  acceptsLocal?: (interfaceName: string) => Promise<boolean>;
 }
 
 type EchoListener = Parameters<BfdEchoNetwork['onEcho']>[0];
@@ -55,6 +58,7 @@ export class AfPacketEchoNetwork implements BfdEchoNetwork {
   private readonly interfaceOf: (localAddress: string) => string | undefined;
   private readonly openPort: (interfaceName: string) => FramePort;
   private readonly neighbours: ArpNeighbours;
+  private readonly acceptsLocal: (interfaceName: string) => Promise<boolean>;
   private readonly listeners = new Set<EchoListener>();
   /** One raw port per interface, shared by its sessions. */
   private readonly ports = new Map<string, { port: FramePort; users: number }>();
@@ -68,6 +72,7 @@ export class AfPacketEchoNetwork implements BfdEchoNetwork {
     this.interfaceOf = options.interfaceOf;
     this.openPort = options.openPort ?? ((name) => AfPacketPort.open(name));
     this.neighbours = options.neighbours ?? new ArpNeighbours();
+    this.acceptsLocal = options.acceptsLocal ?? kernelAcceptsLocal;
   }
 
   /**
@@ -84,6 +89,8 @@ export class AfPacketEchoNetwork implements BfdEchoNetwork {
     }
     const interfaceName = this.interfaceOf(local.toString());
     if (interfaceName === undefined) throw new BfdEchoInterfaceError(local.toString());
+    // Refused loudly here rather than a session that comes up and fails its echoes forever.
+    if (!(await this.acceptsLocal(interfaceName))) throw new BfdEchoAcceptLocalError(interfaceName);
     this.openReceiver();
     const port = this.acquire(interfaceName);
     const path = new EchoPath(
@@ -215,4 +222,14 @@ class EchoPath implements BfdEchoPath {
     this.closed = true;
     this.onClose(this);
   }
+}
+
+/** The kernel takes accept_local from conf.all or the interface's own conf (IN_DEV_ORCONF). */
+async function kernelAcceptsLocal(interfaceName: string): Promise<boolean> {
+  const read = (conf: string) =>
+    readFile(`/proc/sys/net/ipv4/conf/${conf}/accept_local`, 'utf8').then(
+      (v) => v.trim() === '1',
+      () => false,
+    );
+  return (await read('all')) || (await read(interfaceName));
 }

@@ -5,7 +5,7 @@ export { type UdpBfdNetworkOptions, type UdpBfdPath, UdpBfdNetwork } from './udp
 export type { UdpBfdOpenSpec } from './open-spec.ts';
 // The Echo function's packets (RFC 5881 §4): raw frames out, UDP port 3785 in.
 export { type AfPacketEchoNetworkOptions, AfPacketEchoNetwork } from './echo-network.ts';
-export { BfdEchoInterfaceError } from './echo-errors.ts';
+export { BfdEchoAcceptLocalError, BfdEchoInterfaceError } from './echo-errors.ts';
 export {
   BfdAddonMissingError,
   BfdFilterTooLargeError,
