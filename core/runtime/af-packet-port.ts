@@ -1,12 +1,7 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { LblabError } from '../errors/lblab-error.ts';
 import { MacAddress } from '../net/mac.ts';
+import { addonLoader } from './native/addon.ts';
 import type { FramePort } from './ports.ts';
-
-/** Where node-gyp puts the addon built from core/runtime/native/af_packet.c (see binding.gyp). */
-const ADDON_PATH = fileURLToPath(new URL('../../build/Release/af_packet.node', import.meta.url));
 
 /** What the addon exports; `handle` is an opaque native object owned by one port. */
 interface AfPacketAddon {
@@ -16,22 +11,6 @@ interface AfPacketAddon {
   ): { handle: unknown; ifindex: number; mac: Uint8Array };
   send(handle: unknown, frame: Uint8Array): void;
   close(handle: unknown): void;
-}
-
-/** The native addon is not in build/Release: `npm ci` builds it, on Linux only (binding.gyp). */
-export class NativeAddonMissingError extends LblabError {
-  readonly code = 'NATIVE_ADDON_MISSING';
-
-  constructor(
-    readonly path: string,
-    platform: string,
-  ) {
-    super(
-      platform === 'linux'
-        ? `the AF_PACKET addon ${path} was not built: run npm ci (it builds the native addon)`
-        : `raw Ethernet ports need Linux (AF_PACKET), not ${platform}: use the emulated backend`,
-    );
-  }
 }
 
 /** A system call on the raw socket failed; `errno` names it, e.g. EPERM when CAP_NET_RAW is missing. */
@@ -48,15 +27,12 @@ export class AfPacketError extends LblabError {
   }
 }
 
-let addon: AfPacketAddon | undefined;
-
-function loadAddon(): AfPacketAddon {
-  if (addon === undefined) {
-    if (!existsSync(ADDON_PATH)) throw new NativeAddonMissingError(ADDON_PATH, process.platform);
-    addon = createRequire(import.meta.url)(ADDON_PATH) as AfPacketAddon;
-  }
-  return addon;
-}
+/** The addon built from core/runtime/native/af_packet.c. */
+const loadAddon = addonLoader<AfPacketAddon>({
+  target: 'af_packet',
+  label: 'the AF_PACKET addon',
+  needsLinux: 'raw Ethernet ports need Linux (AF_PACKET)',
+});
 
 /** Runs a native call, turning its errno-carrying Error into an AfPacketError. */
 function native<T>(interfaceName: string, call: () => T): T {

@@ -12,4 +12,5 @@ export {
   MemorySegment,
 } from './memory-segment.ts';
 export { UdpPort } from './udp-port.ts';
-export { AfPacketError, AfPacketPort, NativeAddonMissingError } from './af-packet-port.ts';
+export { AfPacketError, AfPacketPort } from './af-packet-port.ts';
+export { NativeAddonMissingError } from './native/addon.ts';

@@ -78,7 +78,7 @@ export class AfPacketEchoNetwork implements BfdEchoNetwork {
   /**
    * Opens a session's echo path, and the receive socket on the first. Rejects with BfdOptionError (not
    * IPv4), BfdEchoInterfaceError, BfdSocketError (EADDRINUSE: something else holds UDP port 3785),
-   * AfPacketError (EPERM: no CAP_NET_RAW), BfdAddonMissingError or BfdNetworkClosedError.
+   * AfPacketError (EPERM: no CAP_NET_RAW), NativeAddonMissingError or BfdNetworkClosedError.
    */
   async open(spec: { localAddress: string; peerAddress: string }): Promise<BfdEchoPath> {
     if (this.closed) throw new BfdNetworkClosedError();

@@ -14,22 +14,6 @@ export class BfdOptionError extends LblabError {
   }
 }
 
-/** The UDP options addon is not in build/Release: `npm ci` builds it, on Linux only (binding.gyp). */
-export class BfdAddonMissingError extends LblabError {
-  readonly code = 'BFD_ADDON_MISSING';
-
-  constructor(
-    readonly path: string,
-    platform: string,
-  ) {
-    super(
-      platform === 'linux'
-        ? `the UDP options addon ${path} was not built: run npm ci (it builds the native addons)`
-        : `BFD over real sockets checks received TTLs with a Linux socket filter, not available on ${platform}: use the emulated backend`,
-    );
-  }
-}
-
 /**
  * A system call on a BFD socket failed; `errno` names it: EADDRINUSE (another BFD implementation holds
  * port 3784 or 4784), EADDRNOTAVAIL (the local address is not on this host), EPERM.

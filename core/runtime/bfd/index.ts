@@ -7,7 +7,6 @@ export type { UdpBfdOpenSpec } from './open-spec.ts';
 export { type AfPacketEchoNetworkOptions, AfPacketEchoNetwork } from './echo-network.ts';
 export { BfdEchoAcceptLocalError, BfdEchoInterfaceError } from './echo-errors.ts';
 export {
-  BfdAddonMissingError,
   BfdFilterTooLargeError,
   BfdNetworkClosedError,
   BfdOptionError,

@@ -1,10 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { BfdAddonMissingError, BfdSocketError } from './errors.ts';
-
-/** Where node-gyp puts the addon built from core/runtime/native/udp_options.c (see binding.gyp). */
-const ADDON_PATH = fileURLToPath(new URL('../../../build/Release/udp_options.node', import.meta.url));
+import { addonLoader } from '../native/addon.ts';
+import { BfdSocketError } from './errors.ts';
 
 /** What the addon exports: plain system calls on socket fds that Node has not adopted yet. */
 export interface UdpOptionsAddon {
@@ -18,15 +13,12 @@ export interface UdpOptionsAddon {
   close(fd: number): void;
 }
 
-let addon: UdpOptionsAddon | undefined;
-
-export function udpAddon(): UdpOptionsAddon {
-  if (addon === undefined) {
-    if (!existsSync(ADDON_PATH)) throw new BfdAddonMissingError(ADDON_PATH, process.platform);
-    addon = createRequire(import.meta.url)(ADDON_PATH) as UdpOptionsAddon;
-  }
-  return addon;
-}
+/** The addon built from core/runtime/native/udp_options.c. */
+export const udpAddon = addonLoader<UdpOptionsAddon>({
+  target: 'udp_options',
+  label: 'the UDP options addon',
+  needsLinux: 'BFD over real sockets checks received TTLs with a Linux socket filter and needs Linux',
+});
 
 /** The errno name Node's and the addon's system errors carry in `code`, or undefined. */
 export function errnoOf(e: unknown): string | undefined {

@@ -59,7 +59,7 @@ export class UdpBfdNetwork implements BfdNetwork {
 
   /**
    * Opens the sending side of a session, and the receive socket of its kind and family if this is the
-   * first such session. Rejects with BfdOptionError (a bad address or minimumTtl), BfdAddonMissingError,
+   * first such session. Rejects with BfdOptionError (a bad address or minimumTtl), NativeAddonMissingError,
    * BfdSocketError (EADDRINUSE: another BFD implementation holds 3784 or 4784; EADDRNOTAVAIL:
    * localAddress is not on this host), BfdSourcePortsExhaustedError, BfdFilterTooLargeError or
    * BfdNetworkClosedError.

@@ -29,18 +29,8 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "napi_args.h"
 #include "throw_errno.h"
-
-/* Reads `count` arguments into argv; throws a TypeError naming the signature when there are fewer. */
-static int get_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv,
-                    const char *signature) {
-  size_t argc = count;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < count) {
-    napi_throw_type_error(env, NULL, signature);
-    return 0;
-  }
-  return 1;
-}
 
 static int get_int(napi_env env, napi_value value, int min, int max, int *out, const char *signature) {
   int32_t v;
@@ -240,25 +230,13 @@ static napi_value js_listen(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static napi_value js_close(napi_env env, napi_callback_info info) {
-  static const char signature[] = "close(fd)";
-  napi_value argv[1];
-  int fd;
-  if (!get_args(env, info, 1, argv, signature) || !get_int(env, argv[0], 0, INT32_MAX, &fd, signature)) {
-    return NULL;
-  }
-  /* Linux releases the fd even when close reports an error, so there is nothing to retry. */
-  close(fd);
-  return NULL;
-}
-
 NAPI_MODULE_INIT() {
   napi_property_descriptor functions[] = {
       {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
       {"setMd5Key", NULL, js_set_md5_key, NULL, NULL, NULL, napi_enumerable, NULL},
       {"bind", NULL, js_bind, NULL, NULL, NULL, napi_enumerable, NULL},
       {"listen", NULL, js_listen, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"close", NULL, js_close_fd, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions) != napi_ok) {
     return NULL;

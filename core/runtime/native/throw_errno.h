@@ -1,4 +1,5 @@
-/* Shared by the native addons (af_packet.c, tcp_options.c): system errors thrown into JavaScript. */
+/* Shared by the native addons (af_packet.c, tcp_options.c, udp_options.c): system errors thrown into
+ * JavaScript. */
 #ifndef LBLAB_THROW_ERRNO_H
 #define LBLAB_THROW_ERRNO_H
 

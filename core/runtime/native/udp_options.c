@@ -27,17 +27,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "napi_args.h"
 #include "throw_errno.h"
-
-static int get_args(napi_env env, napi_callback_info info, size_t count, napi_value *argv,
-                    const char *signature) {
-  size_t argc = count;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < count) {
-    napi_throw_type_error(env, NULL, signature);
-    return 0;
-  }
-  return 1;
-}
 
 static int get_int(napi_env env, napi_value value, int64_t min, int64_t max, int64_t *out,
                    const char *signature) {
@@ -191,23 +182,11 @@ static napi_value js_set_filter(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static napi_value js_close(napi_env env, napi_callback_info info) {
-  static const char signature[] = "close(fd)";
-  napi_value argv[1];
-  int64_t fd;
-  if (!get_args(env, info, 1, argv, signature) || !get_int(env, argv[0], 0, INT32_MAX, &fd, signature)) {
-    return NULL;
-  }
-  /* Linux releases the fd even when close reports an error, so there is nothing to retry. */
-  close((int)fd);
-  return NULL;
-}
-
 NAPI_MODULE_INIT() {
   napi_property_descriptor functions[] = {
       {"open", NULL, js_open, NULL, NULL, NULL, napi_enumerable, NULL},
       {"setFilter", NULL, js_set_filter, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"close", NULL, js_close, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"close", NULL, js_close_fd, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions) != napi_ok) {
     return NULL;

@@ -13,22 +13,6 @@ export class TcpOptionError extends LblabError {
   }
 }
 
-/** The TCP options addon is not in build/Release: `npm ci` builds it, on Linux only (binding.gyp). */
-export class TcpAddonMissingError extends LblabError {
-  readonly code = 'TCP_ADDON_MISSING';
-
-  constructor(
-    readonly path: string,
-    platform: string,
-  ) {
-    super(
-      platform === 'linux'
-        ? `the TCP options addon ${path} was not built: run npm ci (it builds the native addons)`
-        : `TCP-MD5, TTL and GTSM on BGP sessions need Linux, not ${platform}: use the emulated backend`,
-    );
-  }
-}
-
 /**
  * A system call on the socket failed; `errno` names it: EADDRNOTAVAIL (localAddress is not on this
  * host), EADDRINUSE (the port is taken), ENOPROTOOPT or ENOENT (a kernel built without TCP-MD5), EPERM.

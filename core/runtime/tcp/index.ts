@@ -5,7 +5,6 @@ export { connectTcp } from './connect.ts';
 export { type TcpListener, listenTcp } from './listen.ts';
 export { MD5_KEY_MAX_BYTES, type TcpConnectOptions, type TcpListenOptions } from './options.ts';
 export {
-  TcpAddonMissingError,
   TcpConnectError,
   TcpConnectRefusedError,
   TcpConnectTimeoutError,

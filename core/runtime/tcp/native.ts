@@ -1,10 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { TcpAddonMissingError, TcpSystemError } from './errors.ts';
-
-/** Where node-gyp puts the addon built from core/runtime/native/tcp_options.c (see binding.gyp). */
-const ADDON_PATH = fileURLToPath(new URL('../../../build/Release/tcp_options.node', import.meta.url));
+import { addonLoader } from '../native/addon.ts';
+import { TcpSystemError } from './errors.ts';
 
 /** What the addon exports: plain system calls on socket fds that Node has not adopted yet. */
 export interface TcpOptionsAddon {
@@ -17,15 +12,12 @@ export interface TcpOptionsAddon {
   close(fd: number): void;
 }
 
-let addon: TcpOptionsAddon | undefined;
-
-export function tcpAddon(): TcpOptionsAddon {
-  if (addon === undefined) {
-    if (!existsSync(ADDON_PATH)) throw new TcpAddonMissingError(ADDON_PATH, process.platform);
-    addon = createRequire(import.meta.url)(ADDON_PATH) as TcpOptionsAddon;
-  }
-  return addon;
-}
+/** The addon built from core/runtime/native/tcp_options.c. */
+export const tcpAddon = addonLoader<TcpOptionsAddon>({
+  target: 'tcp_options',
+  label: 'the TCP options addon',
+  needsLinux: 'TCP-MD5, TTL and GTSM on BGP sessions need Linux',
+});
 
 /** Runs a native call, turning its errno-carrying Error into a TcpSystemError that says what for. */
 export function native<T>(what: string, call: () => T): T {
