@@ -3,28 +3,11 @@
  * the sessions in a worker thread (core/runtime/bfd), tests and the emulator run them in-process; the
  * speaker does not know which.
  */
-import type { AuthSection, BfdState } from '../bfd/packet/types.ts';
+import type { BfdPeerSpec } from '../bfd/engine/network.ts';
+import type { BfdState } from '../bfd/packet/types.ts';
 
-export interface BfdSessionSpec {
-  localAddress: string;
-  peerAddress: string;
-  /** RFC 5883 (UDP 4784, TTL checked against minimumTtl) instead of RFC 5881 single-hop. */
-  multihop: boolean;
-  receiveIntervalMs: number;
-  transmitIntervalMs: number;
-  detectMultiplier: number;
-  /** RFC 5880 §6.1: wait for the peer's first packet before sending. */
-  passive: boolean;
-  /** Multi-hop only: the lowest TTL a received packet may have (MetalLB's minimumTtl). */
-  minimumTtl: number;
-  /** RFC 5880 §6.7: the key the profile's Secret holds, for the type and key id it names. */
-  auth?: { type: AuthSection['type']; keyId: number; key: Uint8Array };
-  /**
-   * Echo mode (RFC 5880 §6.4; MetalLB's echoMode and echoInterval): loop the peer's echoes and send ours
-   * at no less than this interval. Single-hop IPv4 sessions only.
-   */
-  echo?: { intervalMs: number };
-}
+/** One BFD peer as the speaker asks for it: the engine's own spec, with the C bit left to the engine. */
+export type BfdSessionSpec = Omit<BfdPeerSpec, 'controlPlaneIndependent'>;
 
 export interface BfdChange {
   state: BfdState;

@@ -140,6 +140,8 @@ describe('BGP speaker with a BFD profile', () => {
       detectMultiplier: 3,
       passive: false,
     });
+    // RFC 5881 §5: single-hop takes TTL 255 only; the profile's minimumTtl is for multi-hop.
+    expect(t.bfd.spec?.minimumTtl).toBeUndefined();
   });
 
   it("asks for echo mode at the profile's echoInterval, and only on a single-hop session", () => {
@@ -194,7 +196,7 @@ describe('BGP speaker with a BFD profile', () => {
 
   it('multi-hop: BGP does not wait for BFD (FRR creates such BFD sessions only for established BGP), but still ends when BFD goes down', async () => {
     const t = setup({}, { ebgpMultiHop: true });
-    expect(t.bfd.spec?.multihop).toBe(true);
+    expect(t.bfd.spec).toMatchObject({ multihop: true, minimumTtl: 254 });
     await t.advance(100);
     expect(t.router.state).toBe('established');
     t.bfd.say({ previous: 'init', state: 'up' });

@@ -150,6 +150,8 @@ export class BgpSpeaker {
       peerAddress: peer.peerAddress.toString(),
       multihop,
       ...profileTimers(profile),
+      // RFC 5881 §5 fixes single-hop at TTL 255; the profile's floor is for multi-hop (RFC 5883 §5).
+      ...(multihop && { minimumTtl: profile.minimumTtl }),
       // Echo mode as MetalLB runs it: single-hop IPv4 sessions only (RFC 5883 §3 forbids echoes over
       // several hops, MetalLB has them for IPv4 only). Elsewhere echoMode is left out, as FRR ignores it
       // on a multihop session; checkBfdEcho has warned about that peer.
@@ -260,7 +262,6 @@ function profileTimers(p: BFDProfile): Omit<BfdSessionSpec, 'localAddress' | 'pe
     transmitIntervalMs: p.transmitIntervalMs,
     detectMultiplier: p.detectMultiplier,
     passive: p.passiveMode,
-    minimumTtl: p.minimumTtl,
     ...(p.auth && { auth: { type: p.auth.type, keyId: p.auth.keyId, key: p.auth.key } }),
   };
 }

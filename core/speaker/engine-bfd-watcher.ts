@@ -2,7 +2,7 @@
  * A BfdWatcher over a BfdEngine in the same thread: what the BFD worker runs, and what tests and the
  * emulator can run directly on a virtual clock.
  */
-import { BfdConfigError, type BfdEngine, type BfdPeerSpec } from '../bfd/engine/index.ts';
+import { BfdConfigError, type BfdEngine } from '../bfd/engine/index.ts';
 import type { BfdChange, BfdSessionSpec, BfdWatch, BfdWatcher } from './bfd-watcher.ts';
 
 export class EngineBfdWatcher implements BfdWatcher {
@@ -19,7 +19,7 @@ export class EngineBfdWatcher implements BfdWatcher {
     let closed = false;
     const peer = `BFD ${spec.localAddress} → ${spec.peerAddress}`;
     const add = (s: BfdSessionSpec) =>
-      this.engine.add(peerSpec(s)).then((key) => {
+      this.engine.add(s).then((key) => {
         if (closed) return key;
         this.listeners.set(key, onChange);
         return key;
@@ -53,19 +53,4 @@ export class EngineBfdWatcher implements BfdWatcher {
       },
     };
   }
-}
-
-function peerSpec(s: BfdSessionSpec): BfdPeerSpec {
-  return {
-    localAddress: s.localAddress,
-    peerAddress: s.peerAddress,
-    multihop: s.multihop,
-    receiveIntervalMs: s.receiveIntervalMs,
-    transmitIntervalMs: s.transmitIntervalMs,
-    detectMultiplier: s.detectMultiplier,
-    passive: s.passive,
-    ...(s.multihop && { minimumTtl: s.minimumTtl }),
-    ...(s.auth && { auth: s.auth }),
-    ...(s.echo && { echo: s.echo }),
-  };
 }
