@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signControlPacket, type ControlPacket } from '../../core/bfd/codec.ts';
+import { signControlPacket } from '../../core/bfd/codec.ts';
+import { upPacket } from '../../core/bfd/packet/test-support.ts';
 import { ETHERTYPE_IPV4, ETHERTYPE_IPV6 } from '../../core/l2/wire/index.ts';
 import { CaptureDecoder } from './capture-decoder.ts';
 import { pcapFile } from './capture-files.test-support.ts';
@@ -65,22 +66,15 @@ describe('BFD Control packets (RFC 5880 §4.1)', () => {
   });
 
   it('names reserved diagnostics and shows the Auth Type of an authenticated packet', () => {
-    const p: ControlPacket = {
-      version: 1,
+    const p = upPacket({
       diagnostic: 9,
       state: 'admin-down',
-      poll: false,
-      final: false,
-      controlPlaneIndependent: false,
-      demand: false,
-      multipoint: false,
-      detectMultiplier: 3,
       myDiscriminator: 1,
       yourDiscriminator: 0,
       desiredMinTxIntervalUs: 1_000_000,
       requiredMinRxIntervalUs: 1_000_000,
       requiredMinEchoRxIntervalUs: 0,
-    };
+    });
     const signed = signControlPacket(p, {
       type: 'keyed-sha1',
       keyId: 1,

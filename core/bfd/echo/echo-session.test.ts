@@ -6,6 +6,7 @@ import { VirtualClock } from '../../runtime/virtual-clock.ts';
 import { Diagnostic, decodeControlPacket, encodeControlPacket, type ControlPacket } from '../codec.ts';
 import { BfdSession } from '../session/session.ts';
 import type { BfdStateChange } from '../session/state-change.ts';
+import { upPacket } from '../packet/test-support.ts';
 import { decodeEchoPayload } from './payload.ts';
 
 const OURS = 0x1111;
@@ -37,23 +38,16 @@ function rig() {
   });
   session.onStateChange((c) => changes.push(c));
   const feed = (fields: Partial<ControlPacket>) => {
-    const bytes = encodeControlPacket({
-      version: 1,
-      diagnostic: 0,
-      state: 'up',
-      poll: false,
-      final: false,
-      controlPlaneIndependent: false,
-      demand: false,
-      multipoint: false,
-      detectMultiplier: 3,
-      myDiscriminator: PEERS,
-      yourDiscriminator: OURS,
-      desiredMinTxIntervalUs: 100_000,
-      requiredMinRxIntervalUs: 100_000,
-      requiredMinEchoRxIntervalUs: 50_000,
-      ...fields,
-    });
+    const bytes = encodeControlPacket(
+      upPacket({
+        myDiscriminator: PEERS,
+        yourDiscriminator: OURS,
+        desiredMinTxIntervalUs: 100_000,
+        requiredMinRxIntervalUs: 100_000,
+        requiredMinEchoRxIntervalUs: 50_000,
+        ...fields,
+      }),
+    );
     session.receive(decodeControlPacket(bytes), bytes);
   };
   /** The peer: Down, then Init, then Up every 100 ms (whatever we ask), answering each Poll with a Final. */

@@ -7,6 +7,7 @@ import {
   type ControlPacket,
   type SigningKey,
 } from '../codec.ts';
+import { upPacket } from '../packet/test-support.ts';
 import type { BfdSessionConfig } from './config.ts';
 import { BfdSession, type ReceiveResult } from './session.ts';
 import type { BfdStateChange } from './state-change.ts';
@@ -34,23 +35,16 @@ export function harness(config: Partial<BfdSessionConfig> = {}, seed = 1) {
   });
   session.onStateChange((c) => changes.push(c));
   /** A packet from the peer: Down to us, with the peer's fast timers unless told otherwise. */
-  const peerPacket = (fields: Partial<ControlPacket> = {}): ControlPacket => ({
-    version: 1,
-    diagnostic: 0,
-    state: 'down',
-    poll: false,
-    final: false,
-    controlPlaneIndependent: false,
-    demand: false,
-    multipoint: false,
-    detectMultiplier: 3,
-    myDiscriminator: PEER_DISCRIMINATOR,
-    yourDiscriminator: OUR_DISCRIMINATOR,
-    desiredMinTxIntervalUs: 100_000,
-    requiredMinRxIntervalUs: 100_000,
-    requiredMinEchoRxIntervalUs: 0,
-    ...fields,
-  });
+  const peerPacket = (fields: Partial<ControlPacket> = {}): ControlPacket =>
+    upPacket({
+      state: 'down',
+      myDiscriminator: PEER_DISCRIMINATOR,
+      yourDiscriminator: OUR_DISCRIMINATOR,
+      desiredMinTxIntervalUs: 100_000,
+      requiredMinRxIntervalUs: 100_000,
+      requiredMinEchoRxIntervalUs: 0,
+      ...fields,
+    });
   const feed = (fields: Partial<ControlPacket> = {}, key?: SigningKey): ReceiveResult => {
     const p = peerPacket(fields);
     const bytes = key === undefined ? encodeControlPacket(p) : signControlPacket(p, key);
