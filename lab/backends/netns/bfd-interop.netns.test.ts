@@ -271,6 +271,9 @@ stringData: { password: ${password} }
       const t = await grLab({ ...timers(100), checkControlPlaneFailure: checkCbit });
       await bfdUp(t.router, 300);
       await t.router.waitEstablished(node4(0), 15_000);
+      // FRR re-registers its BFD session as BGP comes up; the fault waits until both have settled.
+      await new Promise((r) => setTimeout(r, 2000));
+      await bfdUp(t.router, 300);
       const pid = t.speakers.get('n1')!.pid!;
       const lost = await fibLossDuring(t, 300 + MARGIN_MS + 1000, async () => {
         await silence(t.nodes.get('n1')!, [pid]);
