@@ -47,7 +47,9 @@ export interface SpeakerArgs {
 export function registerSpeakerCommand(program: Command): void {
   program
     .command('speaker')
-    .description('run the per-node speaker: membership, Layer-2 election and ARP/NDP announcements')
+    .description(
+      'run the per-node speaker: membership, Layer-2 election and ARP/NDP announcements, and BGP (with BFD) to the BGPPeers that select the node',
+    )
     .requiredOption('--node <name>', 'this node: a Node in the cluster file, with an InternalIP address')
     .requiredOption(
       '--cluster <file>',
