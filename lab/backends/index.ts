@@ -1,8 +1,9 @@
 /** The backends `lblab run` can use; the real-network ones join as their issues land. */
 import type { Backend } from '../runner/backend.ts';
 import { emulatedBackend } from './emulated/index.ts';
+import { netnsBackend } from './netns/netns-backend.ts';
 
-const backends: readonly Backend[] = [emulatedBackend];
+const backends: readonly Backend[] = [emulatedBackend, netnsBackend];
 
 export function backendNames(): string[] {
   return backends.map((b) => b.name);

@@ -1,6 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Netns } from './namespace.ts';
+
+/** By absolute path, so the speaker starts whatever the caller's working directory. */
+const lblabCli = fileURLToPath(new URL('../../cli/lblab.mjs', import.meta.url));
 
 export type SpeakerProcess = ChildProcess & { log: string[] };
 
@@ -16,7 +20,7 @@ export function spawnSpeaker(
 ): SpeakerProcess {
   const child = ns.spawn([
     'node',
-    'lab/cli/lblab.mjs',
+    lblabCli,
     'speaker',
     '--node',
     name,

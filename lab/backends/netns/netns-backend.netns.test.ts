@@ -1,0 +1,82 @@
+/**
+ * The Layer-2 catalog on the real kernel, through `lblab run` itself (its run(), with the release gates
+ * of reports/gates.yaml): every scenario must pass its gates on the netns backend with real speakers and
+ * probes, and no namespace of the run may be left afterwards. Figures are printed for the release notes.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../../reports/result.ts';
+import { catalog } from '../../../scenarios/index.ts';
+import { run } from '../../cli/commands/run.ts';
+import { readTopology } from '../../model/index.ts';
+import { newRunId } from '../../runner/run-id.ts';
+import { netnsBackend } from './netns-backend.ts';
+import { labNamespaces, runIdOf } from './index.ts';
+import { requireNetns } from './test-support.ts';
+
+const mode = await requireNetns(['nft']);
+
+describe.skipIf(mode === 'skip')('lblab run --backend netns (Layer-2 catalog)', () => {
+  let out: string | undefined;
+  afterAll(async () => {
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it('passes every gate of every L2 scenario and leaves no namespace behind', async () => {
+    out = await mkdtemp(join(tmpdir(), 'lblab-netns-run-'));
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const code = await run(
+      {
+        backend: 'netns',
+        topology: 'topologies/l2-three-nodes.yaml',
+        gates: 'reports/gates.yaml',
+        out,
+        seed: '1',
+      },
+      { stdout: (l) => stdout.push(l), stderr: (l) => stderr.push(l) },
+    );
+    const runId = /^lblab run ([0-9a-f]+):/.exec(stdout[0] ?? '')?.[1];
+    expect(runId, stdout.join('\n')).toBeDefined();
+    const result = JSON.parse(await readFile(join(out, runId!, 'result.json'), 'utf8')) as RunResult;
+    for (const s of result.scenarios) {
+      const figures = Object.entries(s.measurements)
+        .map(([k, v]) => `${k} ${Math.round(v * 10) / 10}`)
+        .join(', ');
+      console.log(`netns ${s.name}: ${s.status}; ${figures}`);
+    }
+
+    expect(result.backend).toBe('netns');
+    expect(result.scenarios.map((s) => s.name)).toEqual(catalog.map((s) => s.name));
+    for (const s of result.scenarios) {
+      expect({ name: s.name, status: s.status, reason: s.reason }).toEqual({
+        name: s.name,
+        status: 'pass',
+        reason: undefined,
+      });
+      expect(s.gates.length).toBeGreaterThan(0);
+      expect(s.gates.filter((g) => !g.pass)).toEqual([]);
+    }
+    expect(code, [...stdout, ...stderr].join('\n')).toBe(0);
+    // Every scenario's lab is down: no namespace and so no process of this run is left.
+    expect((await labNamespaces()).filter((ns) => runIdOf(ns) === runId)).toEqual([]);
+  }, 180_000);
+
+  it('removes what it built when bringing the lab up fails half-way', async () => {
+    const read = await readTopology('topologies/l2-three-nodes.yaml');
+    if (!read.ok) throw new Error('topologies/l2-three-nodes.yaml does not read');
+    // The client comes last: the segment and the nodes' namespaces exist when it fails.
+    const nodes = read.topology.nodes.map((n) =>
+      n.kind === 'client'
+        ? { ...n, attachments: n.attachments.map((a) => ({ ...a, interface: 'an-interface-name-too-long' })) }
+        : n,
+    );
+    const runId = newRunId();
+    await expect(
+      netnsBackend.up({ ...read.topology, nodes }, { seed: 1, runId, timeline: () => undefined }),
+    ).rejects.toThrow(/an-interface-name-too-long/);
+    expect((await labNamespaces()).filter((ns) => runIdOf(ns) === runId)).toEqual([]);
+  }, 60_000);
+});
