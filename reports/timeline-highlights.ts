@@ -26,12 +26,26 @@ export interface Highlights {
   leftOut: number;
 }
 
-/** The most telling events (earliest first within a class), shown in the order they happened. */
+/**
+ * The most telling events, shown in the order they happened. Within a class, what followed a fault most
+ * closely comes first (the takeover it caused, the packets on the wire right after it), then the earliest
+ * of what came before any fault.
+ */
 export function highlights(timeline: readonly TimelineEvent[], limit = highlightLimit): Highlights {
+  const faults = timeline.filter((e) => rank(e) === 0).map((e) => e.atMs);
+  const sinceFault = (e: TimelineEvent) => {
+    const latest = Math.max(...faults.filter((t) => t <= e.atMs));
+    return Number.isFinite(latest) ? e.atMs - latest : Infinity;
+  };
   const kept = timeline
-    .map((event, index) => ({ event, index, rank: rank(event) }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((event, index) => ({ event, index, rank: rank(event), sinceFault: sinceFault(event) }))
+    .sort((a, b) => a.rank - b.rank || compare(a.sinceFault, b.sinceFault) || a.index - b.index)
     .slice(0, limit)
     .sort((a, b) => a.index - b.index);
   return { events: kept.map((k) => k.event), leftOut: timeline.length - kept.length };
+}
+
+/** Ascending, with Infinity equal to itself (Infinity - Infinity is NaN). */
+function compare(a: number, b: number): number {
+  return a === b ? 0 : a - b;
 }

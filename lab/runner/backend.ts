@@ -13,8 +13,16 @@ export type Capability =
 export interface UpOptions {
   seed: number;
   runId: string;
-  /** Where the backend reports what happened (faults, ownership changes, neighbour updates, gaps). */
-  timeline: (event: Omit<TimelineEvent, 'atMs'>) => void;
+  /**
+   * Where the backend reports what happened (faults, ownership changes, neighbour updates, gaps); `atMs`
+   * (on the lab's now() clock) places an event found afterwards, e.g. in a packet capture, where it happened.
+   */
+  timeline: (event: Omit<TimelineEvent, 'atMs'> & { atMs?: number }) => void;
+  /**
+   * A directory next to the run's report, for this lab's files (e.g. packet captures); the backend creates
+   * it when it has something to keep. Absent: nothing is kept.
+   */
+  artifactsDir?: string;
 }
 
 export interface Backend {

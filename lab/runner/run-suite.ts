@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import type { RunResult, ScenarioResult, TimelineEvent } from '../../reports/result.ts';
 import { schemaVersion } from '../../reports/result.ts';
 import type { Topology } from '../model/topology.ts';
@@ -17,6 +18,8 @@ export interface SuiteOptions {
   seed: number;
   runId: string;
   progress: Progress;
+  /** The run's report directory: each scenario's lab may keep files in `<dir>/<scenario slug>/`. */
+  artifactsDir?: string;
 }
 
 /**
@@ -84,6 +87,7 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
     seed: scenarioSeed(o.seed, s.name),
     runId: o.runId,
     timeline: note,
+    ...(o.artifactsDir !== undefined && { artifactsDir: join(o.artifactsDir, slug(s.name)) }),
   });
   now = () => lab.now();
   const slab = new ScenarioLab(lab, note);
@@ -120,6 +124,16 @@ export function scenarioSeed(seed: number, name: string): number {
   let h = 0x811c9dc5 ^ seed;
   for (const ch of name) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   return h >>> 0;
+}
+
+/** "node crash (v4)" → "node-crash-v4": a scenario name as a directory name. */
+export function slug(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'scenario'
+  );
 }
 
 function reasonOf(r: true | string | undefined): string {

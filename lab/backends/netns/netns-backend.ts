@@ -5,7 +5,8 @@
  */
 import { LblabError } from '../../../core/errors/lblab-error.ts';
 import type { Backend, Capability } from '../../runner/backend.ts';
-import { NetnsRunningLab } from './netns-running-lab.ts';
+import type { Topology } from '../../model/topology.ts';
+import { NetnsRunningLab, type NetnsUpOptions } from './netns-running-lab.ts';
 import { netnsPrerequisites } from './prerequisites.ts';
 
 /** The machine cannot run the netns backend; the message names everything missing. */
@@ -13,8 +14,8 @@ export class NetnsPrerequisiteError extends LblabError {
   readonly code = 'NETNS_PREREQUISITES';
 }
 
-/** `nft` for hangs (drop-all) and partitions (bridge filters). */
-const commands = ['nft'];
+/** `nft` for hangs (drop-all) and partitions (bridge filters); `tcpdump` for the packet captures. */
+const commands = ['nft', 'tcpdump'];
 
 export const netnsBackend: Backend = {
   name: 'netns',
@@ -30,10 +31,13 @@ export const netnsBackend: Backend = {
     ['bgp', 'no routers (FRR) in the netns backend yet'],
     ['bfd', 'no routers (FRR) in the netns backend yet'],
   ]),
-  async up(topology, options) {
-    const missing = await netnsPrerequisites(commands);
-    if (missing.length > 0)
-      throw new NetnsPrerequisiteError(`the netns backend cannot run here; missing: ${missing.join('; ')}`);
-    return NetnsRunningLab.create(topology, options);
-  },
+  up: (topology, options) => upNetnsLab(topology, options),
 };
+
+/** Checks the machine, then builds the lab; `lblab lab up` passes `detached` to leave it running. */
+export async function upNetnsLab(topology: Topology, options: NetnsUpOptions): Promise<NetnsRunningLab> {
+  const missing = await netnsPrerequisites(commands);
+  if (missing.length > 0)
+    throw new NetnsPrerequisiteError(`the netns backend cannot run here; missing: ${missing.join('; ')}`);
+  return NetnsRunningLab.create(topology, options);
+}

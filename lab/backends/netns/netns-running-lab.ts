@@ -5,7 +5,8 @@
  * runs a long-lived prober. Time is wall time. Faults mirror the emulated backend's, with the kernel's
  * means: SIGKILL and `ip link`, SIGSTOP plus an nftables drop-all, bridge filters for partitions.
  */
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import type { ProbeSummary } from '../../probes/outage.ts';
 import type { Topology, TopologyNode } from '../../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../runner/backend.ts';
 import { labCluster, type LabCluster } from '../cluster.ts';
+import { LabCaptures, captureTargets, hostLookup } from './capture.ts';
+import { sh } from './command.ts';
 import { NetnsLab, type Segment } from './lab.ts';
 import type { Netns } from './namespace.ts';
 import { partitionRuleset, partitionTable, type PortPartition } from './partition-ruleset.ts';
@@ -45,6 +48,24 @@ interface Prober {
   pending: Map<number, { resolve: (s: ProbeSummary) => void; reject: (e: Error) => void }>;
 }
 
+export interface NetnsUpOptions extends UpOptions {
+  /**
+   * For `lblab lab up`, which leaves the lab running: every program gets its own session and writes to a
+   * log file in the run's directory instead of a pipe, so it outlives the command that started it.
+   */
+  detached?: boolean;
+}
+
+/** A program of a detached lab, as the manifest lists it (so `lblab lab down` can end it by PID). */
+interface DetachedProgram {
+  host: string;
+  program: string;
+  pid: number;
+  log: string;
+  /** A prober's request FIFO: one JSON request per line, as prober-server-main.ts reads them. */
+  requests?: string;
+}
+
 export class NetnsRunningLab implements RunningLab {
   private readonly hosts = new Map<string, Netns>();
   private readonly segments = new Map<string, Segment>();
@@ -54,6 +75,8 @@ export class NetnsRunningLab implements RunningLab {
   private readonly macs = new Map<string, string>();
   private readonly speakers = new Map<string, Speaker>();
   private readonly probers = new Map<string, Prober>();
+  private readonly detachedPrograms: DetachedProgram[] = [];
+  private captures: LabCaptures | undefined;
   private partitions: { a: readonly string[]; b: readonly string[] }[] = [];
   private probeIds = 0;
   private readonly t0 = performance.now();
@@ -63,11 +86,11 @@ export class NetnsRunningLab implements RunningLab {
     private readonly lab: NetnsLab,
     private readonly cluster: LabCluster,
     private readonly dir: string,
-    private readonly o: UpOptions,
+    private readonly o: NetnsUpOptions,
   ) {}
 
   /** Builds the lab; anything already built is removed again when a step fails. */
-  static async create(topology: Topology, o: UpOptions): Promise<NetnsRunningLab> {
+  static async create(topology: Topology, o: NetnsUpOptions): Promise<NetnsRunningLab> {
     // The controller's assignment comes first: a bad configuration fails before the kernel is touched.
     const cluster = await labCluster(topology);
     const lab = await NetnsLab.create({ runId: o.runId });
@@ -127,21 +150,34 @@ export class NetnsRunningLab implements RunningLab {
         for (const vip of vips) await ns.addAddress('lo', vip.includes(':') ? `${vip}/128` : `${vip}/32`);
       }
     }
+    // Captures run before any speaker or probe starts, so the first announcements are on the wire too.
+    if (!this.o.detached)
+      this.captures = await LabCaptures.start(
+        captureTargets(topology.nodes, this.hosts),
+        this.o.artifactsDir ?? this.dir,
+        () => this.now(),
+      );
     await writeFile(join(this.dir, 'cluster.yaml'), clusterYaml(this.cluster));
     const configs = await Promise.all(topology.configFiles.map((f) => readFile(f, 'utf8')));
     await writeFile(join(this.dir, 'metallb.yaml'), configs.join('\n---\n'));
-    for (const node of this.lblabNodes()) {
-      const echo = this.host(node.name).spawn([...probeProgram('echo-server-main.ts'), '--name', node.name], {
-        cwd: repoRoot,
-      });
-      await firstLine(echo, `echo server on ${node.name}`);
-    }
+    for (const node of this.lblabNodes())
+      await this.startAndWait(node.name, 'echo', [
+        ...probeProgram('echo-server-main.ts'),
+        '--name',
+        node.name,
+      ]);
     for (const node of this.lblabNodes()) this.startSpeaker(node.name);
     for (const node of topology.nodes.filter((n) => n.kind === 'client' && this.hosts.has(n.name))) {
-      const child = this.host(node.name).spawn(probeProgram('prober-server-main.ts'), { cwd: repoRoot });
+      if (this.o.detached) {
+        // Nobody holds a kept prober's stdin: requests come through a FIFO the user can write to.
+        const requests = join(this.dir, `${node.name}.prober.in`);
+        await sh(['mkfifo', '-m', '600', requests]);
+        await this.startAndWait(node.name, 'prober', probeProgram('prober-server-main.ts'), requests);
+        continue;
+      }
+      const child = await this.startAndWait(node.name, 'prober', probeProgram('prober-server-main.ts'));
       const prober: Prober = { process: child, pending: new Map() };
       this.probers.set(node.name, prober);
-      await firstLine(child, `prober on ${node.name}`);
       lines(child.stdout!, (line) => {
         const r = JSON.parse(line) as { id?: number; summary?: ProbeSummary; error?: string };
         const p = r.id === undefined ? undefined : prober.pending.get(r.id);
@@ -266,9 +302,65 @@ export class NetnsRunningLab implements RunningLab {
     await this.applyPartitions();
   }
 
+  /**
+   * What `lblab lab up` prints: the run's directory, every segment and host with its namespace, its
+   * interfaces, addresses and MACs, every service with its addresses and the nodes announcing the first,
+   * and a detached lab's programs with PID and log.
+   */
+  async manifest(): Promise<Record<string, unknown>> {
+    const segments = [...this.segments.values()].map((s) => ({
+      name: s.name,
+      namespace: s.ns.name,
+      bridge: s.bridge,
+    }));
+    const hosts = await Promise.all(
+      this.topology.nodes
+        .filter((n) => this.hosts.has(n.name))
+        .map(async (node) => ({
+          name: node.name,
+          kind: node.kind,
+          namespace: this.host(node.name).name,
+          interfaces: await Promise.all(
+            node.attachments.map(async (a) => ({
+              name: a.interface,
+              segment: a.segment,
+              mac: await this.host(node.name).mac(a.interface),
+              addresses: [a.ipv4, a.ipv6],
+            })),
+          ),
+        })),
+    );
+    const services = await Promise.all(
+      this.cluster.snapshot.services.map(async (svc) => {
+        const addresses = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!);
+        const first = addresses[0];
+        const announcedBy =
+          first === undefined
+            ? []
+            : this.o.detached
+              ? await this.announcersFromLogs(first)
+              : await this.announcers(first);
+        return { name: `${svc.metadata.namespace}/${svc.metadata.name}`, addresses, announcedBy };
+      }),
+    );
+    return {
+      topology: this.topology.name,
+      directory: this.dir,
+      segments,
+      hosts,
+      services,
+      ...(this.o.detached && { processes: this.detachedPrograms }),
+    };
+  }
+
   /** Ends every process the lab started (by PID) and removes every namespace; safe to call twice. */
   async down(): Promise<void> {
     const errors: unknown[] = [];
+    const captures = this.captures;
+    this.captures = undefined;
+    await captures
+      ?.finish(hostLookup(this.topology.nodes, this.macs), this.o)
+      .catch((err: unknown) => errors.push(err));
     for (const s of this.speakers.values())
       if (s.silenced) await unsilence(s.silenced).catch((err: unknown) => errors.push(err));
     for (const p of this.probers.values()) p.process.stdin?.end();
@@ -280,8 +372,68 @@ export class NetnsRunningLab implements RunningLab {
     if (errors.length > 0) throw new AggregateError(errors, 'tearing the netns lab down failed');
   }
 
+  /** Starts a program on a host (detached or piped) and waits until it prints its first line. */
+  private async startAndWait(
+    host: string,
+    program: string,
+    argv: readonly string[],
+    requests?: string,
+  ): Promise<ChildProcess> {
+    const what = `${program} on ${host}`;
+    if (!this.o.detached) {
+      const child = this.host(host).spawn(argv, { cwd: repoRoot });
+      await firstLine(child, what);
+      return child;
+    }
+    const { child, log } = this.spawnDetached(host, program, (o) => this.host(host).spawn(argv, o), requests);
+    await firstLogLine(child, what, log);
+    return child;
+  }
+
+  /**
+   * A detached lab's program: its own session (a terminal's Ctrl-C to `lblab lab up` does not reach it),
+   * output appended to `<dir>/<host>.<program>.log`, stdin the request FIFO if any (opened read-write, so
+   * it never sees end-of-file when a writer leaves).
+   */
+  private spawnDetached(
+    host: string,
+    program: string,
+    spawn: (o: SpawnOptions) => ChildProcess,
+    requests?: string,
+  ): { child: ChildProcess; log: string } {
+    const log = join(this.dir, `${host}.${program}.log`);
+    const out = openSync(log, 'a');
+    const input = requests === undefined ? 'ignore' : openSync(requests, 'r+');
+    try {
+      const child = spawn({ cwd: repoRoot, detached: true, stdio: [input, out, out] });
+      if (child.pid === undefined) throw new Error(`${program} on ${host} did not start`);
+      child.unref();
+      this.detachedPrograms.push({ host, program, pid: child.pid, log, ...(requests && { requests }) });
+      return { child, log };
+    } finally {
+      closeSync(out);
+      if (typeof input === 'number') closeSync(input);
+    }
+  }
+
+  /** A detached lab's announcers, from its speakers' logs (no pipe carries their lines to this process). */
+  private async announcersFromLogs(address: string): Promise<string[]> {
+    const owners: string[] = [];
+    for (const p of this.detachedPrograms.filter((d) => d.program === 'speaker')) {
+      const owned = new Set<string>();
+      const text = await readFile(p.log, 'utf8').catch(() => '');
+      for (const line of text.split('\n')) trackOwnership(owned, speakerLine(line));
+      if (owned.has(address)) owners.push(p.host);
+    }
+    return owners;
+  }
+
   private startSpeaker(name: string): void {
-    const child = spawnSpeaker(this.host(name), name, this.dir, ['--grace-ms', String(graceMs)]);
+    const extra = ['--grace-ms', String(graceMs)];
+    const child = this.o.detached
+      ? (this.spawnDetached(name, 'speaker', (o) => spawnSpeaker(this.host(name), name, this.dir, extra, o))
+          .child as SpeakerProcess)
+      : spawnSpeaker(this.host(name), name, this.dir, extra);
     const speaker: Speaker = {
       process: child,
       owned: new Set(),
@@ -289,16 +441,12 @@ export class NetnsRunningLab implements RunningLab {
     };
     this.speakers.set(name, speaker);
     const follow = (line: string) => {
-      // "<ISO time> <node> <kind>: <message>", as `lblab speaker` logs; anything else is lifecycle.
-      const m = /^\S+ \S+ (\w+): (.*)$/.exec(line);
-      const [kind, message] = m ? [m[1]!, m[2]!] : ['lifecycle', line];
-      const announced = kind === 'announcer' ? /^(took-over|released) (\S+) on /.exec(message) : null;
-      if (announced?.[1] === 'took-over') speaker.owned.add(announced[2]!);
-      if (announced?.[1] === 'released') speaker.owned.delete(announced[2]!);
-      this.o.timeline({ source: name, kind, message });
+      const event = speakerLine(line);
+      trackOwnership(speaker.owned, event);
+      this.o.timeline({ source: name, ...event });
     };
-    lines(child.stdout!, follow);
-    lines(child.stderr!, follow);
+    if (child.stdout) lines(child.stdout, follow);
+    if (child.stderr) lines(child.stderr, follow);
     child.once('exit', (code, signal) => {
       speaker.owned.clear();
       if (this.speakers.get(name) === speaker) this.speakers.delete(name);
@@ -350,6 +498,19 @@ function clusterYaml({ snapshot }: LabCluster): string {
   return [...namespaces, ...nodes, ...services, ...endpointSlices].map((o) => stringify(o)).join('---\n');
 }
 
+/** "<ISO time> <node> <kind>: <message>", as `lblab speaker` logs; anything else is lifecycle. */
+function speakerLine(line: string): { kind: string; message: string } {
+  const m = /^\S+ \S+ (\w+): (.*)$/.exec(line);
+  return m ? { kind: m[1]!, message: m[2]! } : { kind: 'lifecycle', message: line };
+}
+
+/** Follows the announcer's took-over / released lines into the set of addresses a speaker answers for. */
+function trackOwnership(owned: Set<string>, { kind, message }: { kind: string; message: string }): void {
+  const announced = kind === 'announcer' ? /^(took-over|released) (\S+) on /.exec(message) : null;
+  if (announced?.[1] === 'took-over') owned.add(announced[2]!);
+  if (announced?.[1] === 'released') owned.delete(announced[2]!);
+}
+
 /** Calls `each` with every complete line the stream carries. */
 function lines(stream: NodeJS.ReadableStream, each: (line: string) => void): void {
   let rest = '';
@@ -357,6 +518,30 @@ function lines(stream: NodeJS.ReadableStream, each: (line: string) => void): voi
     const parts = (rest + d.toString()).split('\n');
     rest = parts.pop()!;
     for (const p of parts) if (p.trim() !== '') each(p);
+  });
+}
+
+/** firstLine for a detached program: its log file has a complete line. */
+function firstLogLine(child: ChildProcess, what: string, log: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const settle = (error?: Error) => {
+      clearInterval(poll);
+      child.off('exit', exited);
+      if (error) reject(error);
+      else resolve();
+    };
+    const exited = (code: number | null) => settle(new Error(`${what} exited (${code})`));
+    const poll = setInterval(() => {
+      void readFile(log, 'utf8')
+        .catch(() => '')
+        .then((text) => {
+          if (text.includes('\n')) settle();
+          else if (performance.now() - started > 20_000)
+            settle(new Error(`${what} did not start within 20 s`));
+        });
+    }, 50);
+    child.once('exit', exited);
   });
 }
 

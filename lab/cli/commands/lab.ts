@@ -1,7 +1,12 @@
 /** `lblab lab ...`: lifecycle of lab runs. */
 import type { Command } from 'commander';
-import { sweepLeftovers } from '../../backends/netns/sweep.ts';
+import { endKeptProcesses, labNamespaces, sweepLeftovers } from '../../backends/netns/sweep.ts';
 import { netnsPrerequisites } from '../../backends/netns/prerequisites.ts';
+import { upNetnsLab } from '../../backends/netns/netns-backend.ts';
+import type { NetnsRunningLab } from '../../backends/netns/netns-running-lab.ts';
+import { runIdOf } from '../../backends/netns/names.ts';
+import { keepRun, listRuns, readRun } from '../../backends/netns/run-registry.ts';
+import type { Topology } from '../../model/topology.ts';
 import YAML from 'yaml';
 import { formatIssue } from '../../../core/config/index.ts';
 import { EmulatedLab } from '../../backends/emulated/emulated-lab.ts';
@@ -13,34 +18,55 @@ import { processOutput, type Output } from '../output.ts';
 export function registerLabCommands(program: Command): void {
   const lab = program
     .command('lab')
-    .description('lab lifecycle: bring a topology up, clean up what runs left');
+    .description('lab lifecycle: bring a topology up, take a kept lab down, clean up what runs left');
   lab
     .command('up')
-    .description('build a topology and print its manifest (hosts, addresses, MACs, services, announcers)')
+    .description(
+      'build a topology and print its manifest (hosts, namespaces, interfaces, addresses, MACs, services, ' +
+        'announcers); with --backend netns the lab keeps running until `lblab lab down RUN_ID`',
+    )
     .requiredOption('--topology <file>', 'topology YAML')
-    .option('--backend <name>', 'emulated (the emulated lab lives only while the command runs)', 'emulated')
+    .option(
+      '--backend <name>',
+      'emulated (lives only while the command runs) or netns (namespaces on this machine, needs root; ' +
+        'left running for `ip netns exec lblab-<run>-<host> ...`)',
+      'emulated',
+    )
     .option('--seed <n>', 'seed of the emulated network', '1')
     .option('--json', 'print the manifest as JSON', false)
     .action(async (opts: { topology: string; backend: string; seed: string; json: boolean }) => {
       process.exitCode = await up(opts, processOutput);
     });
   lab
+    .command('down')
+    .description(
+      'remove a netns lab that `lab up` left running (its processes, by PID, its namespaces, its temporary directory)',
+    )
+    .option('--run-id <id>', 'the run id `lab up` printed (default: the one kept lab, if there is only one)')
+    .action(async (opts: { runId?: string }) => {
+      process.exitCode = await down(opts.runId, processOutput);
+    });
+  lab
     .command('clean')
-    .description('remove every lab namespace (lblab-*) and end the processes in them, including live runs')
-    .option('--dead-only', 'only runs whose runner process is gone (what the reaper does at start)', false)
+    .description(
+      'remove every lab namespace (lblab-*) and end the processes in them, including live runs and labs ' +
+        'kept by `lab up`',
+    )
+    .option(
+      '--dead-only',
+      'only runs whose runner process is gone, not kept labs (what the reaper does at start)',
+      false,
+    )
     .action(async (opts: { deadOnly: boolean }) => {
       process.exitCode = await clean(opts.deadOnly, processOutput);
     });
 }
 
-export async function up(
-  o: { topology: string; backend: string; seed: string; json: boolean },
-  out: Output,
-): Promise<number> {
-  if (o.backend !== 'emulated') {
-    out.stderr(
-      `lblab lab up: backend ${JSON.stringify(o.backend)} is not available yet; use --backend emulated`,
-    );
+type UpOptions = { topology: string; backend: string; seed: string; json: boolean };
+
+export async function up(o: UpOptions, out: Output): Promise<number> {
+  if (o.backend !== 'emulated' && o.backend !== 'netns') {
+    out.stderr(`lblab lab up: no backend ${JSON.stringify(o.backend)}; use --backend emulated or netns`);
     return exitCodes.error;
   }
   const read = await readTopology(o.topology);
@@ -48,6 +74,7 @@ export async function up(
     for (const e of read.errors) out.stderr(formatIssue(e));
     return exitCodes.error;
   }
+  if (o.backend === 'netns') return upNetns(read.topology, o, out);
   const runId = newRunId();
   const lab = await EmulatedLab.create(read.topology, {
     seed: Number(o.seed),
@@ -62,6 +89,93 @@ export async function up(
   else out.stdout(YAML.stringify(manifest).trimEnd());
   out.stderr(
     'lblab lab up: the emulated lab lives inside this process only; it is gone now that the manifest is printed',
+  );
+  return exitCodes.ok;
+}
+
+/** How long `lab up` waits for every service to have an announcer before printing the manifest anyway. */
+const settleMs = 15_000;
+
+/**
+ * Builds the lab with detached processes, waits until the speakers announce every service, marks the run
+ * kept (so the reaper at the start of other runs leaves it alone) and prints the manifest. Whatever fails
+ * before the run is kept is torn down again.
+ */
+async function upNetns(topology: Topology, o: UpOptions, out: Output): Promise<number> {
+  const runId = newRunId();
+  let lab: NetnsRunningLab | undefined;
+  try {
+    lab = await upNetnsLab(topology, {
+      seed: Number(o.seed),
+      runId,
+      detached: true,
+      timeline: (e) => out.stderr(`lblab lab up: ${e.source}: ${e.message}`),
+    });
+    let manifest = await lab.manifest();
+    const started = Date.now();
+    while (!everyServiceAnnounced(manifest) && Date.now() - started < settleMs) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      manifest = await lab.manifest();
+    }
+    const processes = (manifest['processes'] ?? []) as { pid: number }[];
+    await keepRun(
+      runId,
+      processes.map((p) => p.pid),
+    );
+    const printed = { runId, backend: 'netns', ...manifest };
+    if (o.json) out.stdout(JSON.stringify(printed, null, 2));
+    else out.stdout(YAML.stringify(printed).trimEnd());
+    if (!everyServiceAnnounced(manifest))
+      out.stderr(`lblab lab up: not every service had an announcer within ${settleMs / 1000} s`);
+    out.stderr(
+      `lblab lab up: lab ${runId} keeps running (e.g. ip netns exec lblab-${runId}-<host> ping ...); ` +
+        `remove it with: lblab lab down ${runId}`,
+    );
+    return exitCodes.ok;
+  } catch (err) {
+    await lab?.down().catch(() => undefined);
+    out.stderr(`lblab lab up: ${err instanceof Error ? err.message : String(err)}`);
+    return exitCodes.error;
+  }
+}
+
+function everyServiceAnnounced(manifest: Record<string, unknown>): boolean {
+  const services = (manifest['services'] ?? []) as { announcedBy: string[] }[];
+  return services.every((s) => s.announcedBy.length > 0);
+}
+
+/** Removes exactly one run: its recorded processes, then whatever else runs in its namespaces, then those. */
+export async function down(given: string | undefined, out: Output): Promise<number> {
+  const missing = await netnsPrerequisites();
+  if (missing.length > 0) {
+    out.stderr(`lblab lab down: cannot manage namespaces here; missing: ${missing.join('; ')}`);
+    return exitCodes.error;
+  }
+  let runId = given;
+  if (runId === undefined) {
+    const kept = (await listRuns()).filter((r) => r.kept !== undefined).map((r) => r.runId);
+    if (kept.length !== 1) {
+      out.stderr(
+        kept.length === 0
+          ? 'lblab lab down: no lab kept by `lab up` here (`lab clean` removes everything else)'
+          : `lblab lab down: ${kept.length} labs are kept (${kept.join(', ')}): say which with --run-id`,
+      );
+      return exitCodes.error;
+    }
+    runId = kept[0]!;
+  }
+  const record = /^[a-z0-9]+$/.test(runId) ? await readRun(runId) : undefined;
+  const namespaces = (await labNamespaces()).filter((ns) => runIdOf(ns) === runId);
+  if (!record && namespaces.length === 0) {
+    out.stderr(`lblab lab down: no lab run ${JSON.stringify(runId)} here (see \`ip netns list\`)`);
+    return exitCodes.error;
+  }
+  const ended = await endKeptProcesses(record, namespaces);
+  const swept = await sweepLeftovers({ runId });
+  for (const ns of swept.namespaces) out.stdout(`removed namespace ${ns}`);
+  const processes = new Set([...ended, ...swept.processes]).size;
+  out.stdout(
+    `lblab lab down: removed run ${runId}: ${swept.namespaces.length} namespace(s), ended ${processes} process(es)`,
   );
   return exitCodes.ok;
 }

@@ -80,6 +80,7 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   const runId = newRunId();
   const progress = createProgress();
   out.stdout(`lblab run ${runId}: backend ${backend.name}, seed ${seed}, ${scenarios.length} scenario(s)`);
+  const dir = join(args.out, runId);
   const raw = await runSuite({
     backend,
     topologies: async (path) => topologies.get(path)!,
@@ -88,9 +89,9 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     seed,
     runId,
     progress,
+    artifactsDir: dir,
   });
   const result = applyGates(raw, gates.rules);
-  const dir = join(args.out, runId);
   await writeReports(dir, result);
   const code = exitCodeFor(result);
   out.stdout(`report: ${join(dir, 'report.md')} (also result.json, junit.xml)`);
