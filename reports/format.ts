@@ -43,9 +43,11 @@ export function measurementOrder(measurements: Readonly<Record<string, number>>)
 }
 
 /** The command that reruns a run, or one scenario of it, with the same seed. */
-export function replayCommand(result: RunResult, scenario?: string): string {
+export function replayCommand(result: RunResult, scenario?: string, sut?: string): string {
   const args = ['lblab', 'run', '--backend', result.backend, '--seed', String(result.seed)];
   if (scenario !== undefined) args.push('--scenario', scenario);
+  // A peer's run of a scenario comes from `--peer`; lblab's own runs alongside it.
+  if (sut !== undefined && sut !== 'lblab') args.push('--peer', sut);
   return args.map(shellQuote).join(' ');
 }
 

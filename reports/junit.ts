@@ -70,7 +70,7 @@ function outcome(result: RunResult, s: ScenarioResult): string[] {
         (step) =>
           `step ${JSON.stringify(step.name)}: ${statusMarker(step.status)}${step.message === undefined ? '' : `: ${step.message}`}`,
       ),
-    `replay: ${replayCommand(result, s.name)}`,
+    `replay: ${replayCommand(result, s.name, s.sut)}`,
   ];
   const element = s.status === 'fail' ? 'failure' : 'error';
   const type = s.status === 'error' ? 'error' : failedGates.length > 0 ? 'gate' : 'step';

@@ -26,6 +26,15 @@ describe('renderMarkdown', () => {
     expect(text).toContain("```sh\nlblab run --backend emulated --seed 42 --scenario 'l2: node crash'\n```");
   });
 
+  it("replays a peer's scenario that did not pass with --peer, so lblab's runs alongside it", () => {
+    const run = sampleRun();
+    const peer = run.scenarios.find((x) => x.sut === 'keepalived')!;
+    const text = renderMarkdown({ ...run, scenarios: [{ ...peer, status: 'error', reason: 'no VRRP' }] });
+    expect(text).toContain(
+      "```sh\nlblab run --backend emulated --seed 42 --scenario 'l2: node crash' --peer keepalived\n```",
+    );
+  });
+
   it('has one summary row per scenario with its status marker and key figures', () => {
     const start = lines().indexOf('## Summary');
     expect(lines().slice(start + 2, start + 10)).toEqual([

@@ -92,7 +92,7 @@ function scenarioSection(result: RunResult, s: ScenarioResult): string[] {
   if (s.reason !== undefined) lines.push(`**Reason:** ${text(s.reason)}`, '');
   lines.push(...measurementsTable(s), ...gatesTable(s), ...stepsTable(s), ...timelineTable(s));
   if (s.status !== 'pass')
-    lines.push('Replay this scenario:', '', ...codeBlock(replayCommand(result, s.name), 'sh'), '');
+    lines.push('Replay this scenario:', '', ...codeBlock(replayCommand(result, s.name, s.sut), 'sh'), '');
   return lines;
 }
 

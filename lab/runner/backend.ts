@@ -23,12 +23,20 @@ export interface UpOptions {
    * it when it has something to keep. Absent: nothing is kept.
    */
   artifactsDir?: string;
+  /** The system under test the lab's nodes run: "lblab" (the default) or one of the backend's peers. */
+  sut?: string;
 }
 
 export interface Backend {
   readonly name: string;
   /** `true` for what it can do; for what it cannot, the reason (an absent capability is not supported). */
   readonly capabilities: ReadonlyMap<Capability, true | string>;
+  /**
+   * Systems under test besides lblab that this backend can run on its nodes instead (`lblab run --peer`),
+   * each with what it can serve: keepalived is VRRP, so Layer 2 only. A scenario needing more is not run
+   * for that peer.
+   */
+  readonly peers?: ReadonlyMap<string, readonly Capability[]>;
   up(topology: Topology, options: UpOptions): Promise<RunningLab>;
 }
 

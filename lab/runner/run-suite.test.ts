@@ -89,3 +89,44 @@ describe('runSuite', () => {
     expect(scenarioSeed(42, 'b')).toBe(seeds[1]);
   });
 });
+
+describe('runSuite with a peer', () => {
+  it('runs the peer on its own lab, records its figures ungated, and skips what the peer cannot serve', async () => {
+    const suts: (string | undefined)[] = [];
+    const fake: Backend = {
+      name: 'fake',
+      capabilities: new Map<Capability, true | string>([
+        ['l2', true],
+        ['kill', true],
+        ['bgp', true],
+      ]),
+      peers: new Map([['vrrp', ['l2', 'kill'] as const]]),
+      up: async (_t, o) => {
+        suts.push(o.sut);
+        return new FakeLab();
+      },
+    };
+    const crash = scenario('crash', { needs: ['l2', 'kill'] }, async (lab) => {
+      lab.measure('outageMs', 1500);
+      lab.gate('outageMs', { below: 1000 });
+    });
+    const bgp = scenario('bgp', { needs: ['bgp'] }, async () => {});
+    const result = await runSuite({
+      backend: fake,
+      topologies: async () => topology,
+      defaultTopology: 't.yaml',
+      seed: 1,
+      runId: 'abc123',
+      progress: quiet,
+      scenarios: [crash, { ...crash, sut: 'vrrp' }, { ...bgp, sut: 'vrrp' }, { ...crash, sut: 'other' }],
+    });
+    expect(result.scenarios.map((s) => [s.sut, s.status, s.reason ?? '', s.gates.length])).toEqual([
+      ['lblab', 'fail', 'gate outageMs < 1000 (was 1500) failed', 1],
+      ['vrrp', 'pass', '', 0],
+      ['vrrp', 'not-applicable', 'vrrp cannot serve bgp', 0],
+      ['other', 'not-applicable', 'the fake backend cannot run other', 0],
+    ]);
+    expect(result.scenarios[1]!.measurements).toEqual({ outageMs: 1500 });
+    expect(suts).toEqual(['lblab', 'vrrp']);
+  });
+});

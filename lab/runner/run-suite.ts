@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { RunResult, ScenarioResult, TimelineEvent } from '../../reports/result.ts';
+import { ownSut } from '../../reports/compare.ts';
 import { schemaVersion } from '../../reports/result.ts';
 import type { Topology } from '../model/topology.ts';
 import type { Backend } from './backend.ts';
@@ -31,7 +32,8 @@ export async function runSuite(o: SuiteOptions): Promise<RunResult> {
   const started = Date.now();
   const scenarios: ScenarioResult[] = [];
   for (const [index, s] of o.scenarios.entries()) {
-    o.progress.scenarioStarted(s.name, index, o.scenarios.length);
+    const label = s.sut === ownSut ? s.name : `${s.name} [${s.sut}]`;
+    o.progress.scenarioStarted(label, index, o.scenarios.length);
     const result = await runScenario(s, o);
     scenarios.push(result);
     o.progress.scenarioEnded(summaryLine(result));
@@ -60,6 +62,22 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
     steps: [],
     timeline: [],
   };
+  const peer = s.sut === ownSut ? undefined : o.backend.peers?.get(s.sut);
+  if (s.sut !== ownSut && !peer)
+    return {
+      ...base,
+      status: 'not-applicable',
+      reason: `the ${o.backend.name} backend cannot run ${s.sut}`,
+      durationMs: 0,
+    };
+  const unserved = s.needs.filter((n) => peer && !peer.includes(n));
+  if (unserved.length > 0)
+    return {
+      ...base,
+      status: 'not-applicable',
+      reason: `${s.sut} cannot serve ${unserved.join(', ')}`,
+      durationMs: 0,
+    };
   const missing = s.needs.filter((n) => o.backend.capabilities.get(n) !== true);
   if (missing.length > 0) {
     const why = missing.map((n) => `${n}${reasonOf(o.backend.capabilities.get(n))}`).join(', ');
@@ -87,7 +105,10 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
     seed: scenarioSeed(o.seed, s.name),
     runId: o.runId,
     timeline: note,
-    ...(o.artifactsDir !== undefined && { artifactsDir: join(o.artifactsDir, slug(s.name)) }),
+    sut: s.sut,
+    ...(o.artifactsDir !== undefined && {
+      artifactsDir: join(o.artifactsDir, slug(s.sut === ownSut ? s.name : `${s.name} ${s.sut}`)),
+    }),
   });
   now = () => lab.now();
   const slab = new ScenarioLab(lab, note);
@@ -95,7 +116,8 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
   let reason: string | undefined;
   try {
     await s.run(slab);
-    const failed = slab.gates.filter((g) => !g.pass);
+    // A scenario's own gates hold lblab to its promises; a peer is measured to compare with, not gated.
+    const failed = s.sut === ownSut ? slab.gates.filter((g) => !g.pass) : [];
     if (failed.length > 0) {
       status = 'fail';
       reason = `gate ${failed.map((g) => `${g.name} ${g.threshold} (was ${g.value ?? 'missing'})`).join(', ')} failed`;
@@ -111,7 +133,7 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
     status,
     ...(reason !== undefined && { reason }),
     measurements: slab.measurements,
-    gates: slab.gates,
+    gates: s.sut === ownSut ? slab.gates : [],
     steps: slab.steps,
     // Events noted after the fact (outage gaps) go where they happened.
     timeline: timeline.sort((a, b) => a.atMs - b.atMs),

@@ -87,4 +87,10 @@ describe('lblab run --backend emulated', () => {
     expect(code).toBe(2);
     expect(lines.join('\n')).toContain('unknown scenario "l2: meteor strike"; known: "l2: node crash"');
   });
+
+  it('rejects a peer it cannot run, before running anything', async () => {
+    const { code, lines } = await lblabRun({ peer: ['keepalived'], seed: '1' }, join(dir, 'f'));
+    expect(code).toBe(2);
+    expect(lines.join('\n')).toContain('the emulated backend cannot run peer "keepalived"; it runs no peers');
+  });
 });

@@ -25,9 +25,10 @@ describe('FIB loss polling', () => {
     expect(loss.lastSeenAt).toBeLessThanOrEqual(s.starts[3]!);
     expect(loss.lastSeenAt).toBeGreaterThan(s.starts[2]!);
     expect(loss.goneAt).toBeGreaterThanOrEqual(s.starts[4]!);
-    // Polls start pollMs apart (timers may fire late, never early).
+    // Polls start pollMs apart. Node's timers run on a loop clock rounded to whole milliseconds, so
+    // against performance.now() one may fire up to 1 ms early (seen once in a full unit run).
     for (let i = 1; i < s.starts.length; i++)
-      expect(s.starts[i]! - s.starts[i - 1]!).toBeGreaterThanOrEqual(4.9);
+      expect(s.starts[i]! - s.starts[i - 1]!).toBeGreaterThanOrEqual(3.9);
   });
 
   it('measures from a given start, and never claims more resolution than the polls had', () => {

@@ -31,12 +31,16 @@ export const netnsBackend: Backend = {
     ['bgp', 'no routers (FRR) in the netns backend yet'],
     ['bfd', 'no routers (FRR) in the netns backend yet'],
   ]),
+  // VRRP moves an address between nodes on one segment: Layer 2, with the same faults as lblab's nodes.
+  peers: new Map([['keepalived', ['l2', 'ipv6', 'kill', 'hang', 'restart', 'link', 'partition'] as const]]),
   up: (topology, options) => upNetnsLab(topology, options),
 };
 
 /** Checks the machine, then builds the lab; `lblab lab up` passes `detached` to leave it running. */
 export async function upNetnsLab(topology: Topology, options: NetnsUpOptions): Promise<NetnsRunningLab> {
-  const missing = await netnsPrerequisites(commands);
+  const missing = await netnsPrerequisites(
+    options.sut === 'keepalived' ? [...commands, 'keepalived'] : commands,
+  );
   if (missing.length > 0)
     throw new NetnsPrerequisiteError(`the netns backend cannot run here; missing: ${missing.join('; ')}`);
   return NetnsRunningLab.create(topology, options);

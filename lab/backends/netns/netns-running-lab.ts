@@ -2,7 +2,8 @@
  * A topology built on the real kernel: every segment a bridge in its own namespace, every host a
  * namespace with the model's addresses; each lblab-node runs `lblab speaker` and a UDP echo server with
  * the service addresses delivered locally (on lo, answered in ARP/NDP by the speaker only); each client
- * runs a long-lived prober. Time is wall time. Faults mirror the emulated backend's, with the kernel's
+ * runs a long-lived prober. A run comparing lblab with keepalived runs keepalived on the nodes instead of
+ * the speaker (lab-keepaliveds.ts), with the addresses on the segment interface of the VRRP master. Time is wall time. Faults mirror the emulated backend's, with the kernel's
  * means: SIGKILL and `ip link`, SIGSTOP plus an nftables drop-all, bridge filters for partitions.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { LabCaptures, captureTargets, hostLookup } from './capture.ts';
 import { sh } from './command.ts';
 import { NetnsLab, type Segment } from './lab.ts';
 import { labManifest } from './lab-manifest.ts';
+import { LabKeepaliveds } from './lab-keepaliveds.ts';
 import { LabPrograms, probeProgram } from './lab-programs.ts';
 import { LabSpeakers } from './lab-speakers.ts';
 import type { Netns } from './namespace.ts';
@@ -43,6 +45,8 @@ export class NetnsRunningLab implements RunningLab {
   private readonly probers = new Map<string, ProberClient>();
   private readonly programs: LabPrograms;
   private readonly speakers: LabSpeakers;
+  /** Set when the nodes run keepalived (UpOptions.sut) instead of `lblab speaker`. */
+  private keepaliveds: LabKeepaliveds | undefined;
   private captures: LabCaptures | undefined;
   private partitions: HostPartition[] = [];
   private probeIds = 0;
@@ -63,6 +67,9 @@ export class NetnsRunningLab implements RunningLab {
   static async create(topology: Topology, o: NetnsUpOptions): Promise<NetnsRunningLab> {
     // The controller's assignment comes first: a bad configuration fails before the kernel is touched.
     const cluster = await labCluster(topology);
+    const sut = o.sut ?? 'lblab';
+    if (sut !== 'lblab' && sut !== 'keepalived')
+      throw new Error(`the netns backend runs lblab or keepalived on its nodes, not ${sut}`);
     const lab = await NetnsLab.create({ runId: o.runId });
     let dir: string | undefined;
     let running: NetnsRunningLab | undefined;
@@ -117,7 +124,9 @@ export class NetnsRunningLab implements RunningLab {
         // addresses on lo, so only the speaker announces them (IPv6 NDP never answers for lo's).
         await ns.sysctl('net.ipv4.conf.all.arp_ignore', 1);
         await ns.sysctl('net.ipv4.conf.all.arp_announce', 2);
-        for (const vip of vips) await ns.addAddress('lo', vip.includes(':') ? `${vip}/128` : `${vip}/32`);
+        // keepalived adds the addresses to the segment interface itself, on the master only.
+        if (this.o.sut !== 'keepalived')
+          for (const vip of vips) await ns.addAddress('lo', vip.includes(':') ? `${vip}/128` : `${vip}/32`);
       }
     }
     // Captures run before any speaker or probe starts, so the first announcements are on the wire too.
@@ -134,7 +143,14 @@ export class NetnsRunningLab implements RunningLab {
         '--name',
         node.name,
       ]);
-    for (const node of this.lblabNodes()) this.speakers.start(node.name);
+    if (this.o.sut === 'keepalived') {
+      const members = this.lblabNodes().map((n) => ({
+        name: n.name,
+        interface: n.attachments[0]!.interface,
+      }));
+      this.keepaliveds = new LabKeepaliveds((name) => this.host(name), members, vips, this.o);
+      await this.keepaliveds.startAll();
+    } else for (const node of this.lblabNodes()) this.speakers.start(node.name);
     for (const node of topology.nodes.filter((n) => n.kind === 'client' && this.hosts.has(n.name))) {
       const ns = this.host(node.name);
       const prober = probeProgram('prober-server-main.ts');
@@ -191,7 +207,7 @@ export class NetnsRunningLab implements RunningLab {
 
   /** Speakers that run (not frozen, not dead) and whose announcer answers for `address`. */
   async announcers(address: string): Promise<string[]> {
-    return this.speakers.announcers(address);
+    return this.keepaliveds ? this.keepaliveds.announcers(address) : this.speakers.announcers(address);
   }
 
   node(name: string): NodeControl {
@@ -202,20 +218,25 @@ export class NetnsRunningLab implements RunningLab {
     const allLinks = async (up: boolean) => {
       for (const i of interfaces) await (up ? ns.linkUp(i) : ns.linkDown(i));
     };
+    // What the node runs: keepalived when the run compares lblab with it, else `lblab speaker`.
+    const speaker: Pick<LabSpeakers, 'stop' | 'hang' | 'resume' | 'has'> & {
+      start(name: string): void | Promise<void>;
+    } = this.keepaliveds ?? this.speakers;
     return {
       kill: async () => {
-        await this.speakers.stop(name, 'SIGKILL');
+        await speaker.stop(name, 'SIGKILL');
         await allLinks(false);
       },
-      hang: () => this.speakers.hang(name),
-      resume: () => this.speakers.resume(name),
+      hang: () => speaker.hang(name),
+      resume: () => speaker.resume(name),
       restart: async () => {
-        await this.speakers.stop(name, 'SIGTERM');
-        this.speakers.start(name);
+        await speaker.stop(name, 'SIGTERM');
+        await speaker.start(name);
       },
       revive: async () => {
+        await this.keepaliveds?.dropLeftovers(name);
         await allLinks(true);
-        if (!this.speakers.has(name)) this.speakers.start(name);
+        if (!speaker.has(name)) await speaker.start(name);
       },
       linkDown: async (iface) => ns.linkDown(iface ?? interfaces[0]!),
       linkUp: async (iface) => ns.linkUp(iface ?? interfaces[0]!),
@@ -259,6 +280,7 @@ export class NetnsRunningLab implements RunningLab {
       ?.finish(hostLookup(this.topology.nodes, this.macs), this.o)
       .catch((err: unknown) => errors.push(err));
     await this.speakers.unsilenceAll(errors);
+    await this.keepaliveds?.removeAll(errors);
     for (const p of this.probers.values()) p.end();
     // destroy() SIGKILLs, by PID, every process spawned in the lab's namespaces, then deletes them.
     await this.lab.destroy().catch((err: unknown) => errors.push(err));

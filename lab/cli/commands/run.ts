@@ -21,6 +21,7 @@ export interface RunArgs {
   gates: string;
   out: string;
   seed?: string;
+  peer?: string[];
 }
 
 export function registerRunCommand(program: Command): void {
@@ -37,6 +38,10 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--gates <file>', 'release gates to apply', 'reports/gates.yaml')
     .option('--out <dir>', 'artifacts go to <dir>/<runId>/', 'reports/out')
+    .option(
+      '--peer <name...>',
+      'also run each scenario the peer can serve against it, side by side with lblab (netns: keepalived)',
+    )
     .option('--seed <n>', 'seed of the emulated network (printed on every run, to replay it)')
     .action(async (opts: RunArgs) => {
       process.exitCode = await run(opts, processOutput);
@@ -60,6 +65,15 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
       `unknown scenario ${unknown.map((n) => JSON.stringify(n)).join(', ')}; known: ${catalog.map((s) => JSON.stringify(s.name)).join(', ')}`,
     );
   }
+  const peers = args.peer ?? [];
+  const unknownPeer = peers.find((p) => !backend.peers?.has(p));
+  if (unknownPeer !== undefined) {
+    const known = [...(backend.peers?.keys() ?? [])];
+    return fail(
+      `the ${backend.name} backend cannot run peer ${JSON.stringify(unknownPeer)}; ` +
+        (known.length > 0 ? `it runs ${known.join(', ')}` : 'it runs no peers'),
+    );
+  }
   const gates = await loadGates(args.gates);
   if (!gates.ok) {
     for (const e of gates.errors) out.stderr(formatIssue(e));
@@ -67,7 +81,14 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   }
   // Topologies are read (and rejected with file and field path) before anything starts.
   const topologies = new Map<string, Topology>();
-  const scenarios = catalog.filter((s) => wanted.includes(s.name));
+  const chosen = catalog.filter((s) => wanted.includes(s.name));
+  // Each scenario a peer can serve runs again right after lblab's, on a fresh lab running the peer.
+  const scenarios = chosen.flatMap((s) => [
+    s,
+    ...peers
+      .filter((p) => s.needs.every((n) => backend.peers!.get(p)!.includes(n)))
+      .map((p) => ({ ...s, sut: p })),
+  ]);
   for (const path of new Set(scenarios.map((s) => s.topology ?? args.topology))) {
     const read = await readTopology(path);
     if (!read.ok) {
@@ -96,7 +117,7 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   const code = exitCodeFor(result);
   out.stdout(`report: ${join(dir, 'report.md')} (also result.json, junit.xml)`);
   out.stdout(
-    `replay: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}`,
+    `replay: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}`,
   );
   out.stdout(code === 0 ? 'all gates passed' : code === 1 ? 'a gate failed' : 'a scenario errored');
   return code;

@@ -1,0 +1,102 @@
+/**
+ * keepalived on every lblab-node of a netns lab, in place of `lblab speaker`, when a run compares lblab
+ * with it (`lblab run --peer keepalived`). The same fault verbs as LabSpeakers, with keepalived's
+ * processes: a crash is SIGKILL, a leave SIGTERM (priority 0 advert), a hang SIGSTOP plus drop-all. The
+ * service addresses live on the node's segment interface while keepalived is master for them, so
+ * "announces" means "is master and holds the address" (read from `ip addr`, not from a log).
+ */
+import { nodePriority } from '../../sut/keepalived-config.ts';
+import { startKeepalived, type KeepalivedNode } from '../../sut/keepalived.ts';
+import type { UpOptions } from '../../runner/backend.ts';
+import type { Netns } from './namespace.ts';
+import { silence, unsilence, type Silenced } from './silence.ts';
+
+interface Member {
+  node: KeepalivedNode;
+  silenced?: Silenced;
+}
+
+export class LabKeepaliveds {
+  private readonly members = new Map<string, Member>();
+
+  /** `nodes`: every lblab-node with the interface VRRP runs on, in priority order (the first is master). */
+  constructor(
+    private readonly host: (name: string) => Netns,
+    private readonly nodes: readonly { name: string; interface: string }[],
+    private readonly addresses: readonly string[],
+    private readonly o: Pick<UpOptions, 'timeline'>,
+  ) {}
+
+  /** Every node's keepalived, started together so the first election is the protocol's own. */
+  async startAll(): Promise<void> {
+    const started = await Promise.allSettled(this.nodes.map((n) => this.start(n.name)));
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  has(name: string): boolean {
+    return this.members.get(name)?.node.running ?? false;
+  }
+
+  /** Starts `name`'s keepalived: the first time with a new work dir, later with the same config. */
+  async start(name: string): Promise<void> {
+    const existing = this.members.get(name);
+    if (existing) {
+      await existing.node.start();
+    } else {
+      const index = this.nodes.findIndex((n) => n.name === name);
+      const spec = {
+        name,
+        interface: this.nodes[index]!.interface,
+        priority: nodePriority(index, this.nodes.length),
+        addresses: this.addresses,
+      };
+      this.members.set(name, { node: await startKeepalived(this.host(name), spec) });
+    }
+    this.o.timeline({ source: name, kind: 'lifecycle', message: 'keepalived started' });
+  }
+
+  /** SIGKILL (a crash, addresses left behind) or SIGTERM (a leave); resolves once the processes are gone. */
+  async stop(name: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+    const m = this.members.get(name);
+    if (!m) return;
+    if (m.silenced) await this.resume(name);
+    await (signal === 'SIGKILL' ? m.node.kill() : m.node.stop());
+    this.o.timeline({ source: name, kind: 'lifecycle', message: `keepalived exited (${signal})` });
+  }
+
+  /** Before a killed node comes back: what keepalived left on the interface goes, as a reboot would. */
+  async dropLeftovers(name: string): Promise<void> {
+    await this.members.get(name)?.node.dropLeftovers();
+  }
+
+  async hang(name: string): Promise<void> {
+    const m = this.members.get(name);
+    if (!m || m.silenced || !m.node.running) return;
+    m.silenced = await silence(this.host(name), await m.node.pids());
+  }
+
+  async resume(name: string): Promise<void> {
+    const m = this.members.get(name);
+    if (!m?.silenced) return;
+    await unsilence(m.silenced);
+    delete m.silenced;
+  }
+
+  /** Nodes whose keepalived runs (not frozen) and holds `address`: the master for it. */
+  async announcers(address: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const [name, m] of this.members)
+      if (m.node.running && !m.silenced && (await m.node.holds(address))) out.push(name);
+    return out;
+  }
+
+  /** Thaws, ends and removes every keepalived (the VRRP children are not the lab's to end by itself). */
+  async removeAll(errors: unknown[]): Promise<void> {
+    for (const m of this.members.values()) {
+      if (m.silenced) await unsilence(m.silenced).catch((err: unknown) => errors.push(err));
+      await m.node.remove().catch((err: unknown) => errors.push(err));
+    }
+    this.members.clear();
+  }
+}
