@@ -6,7 +6,7 @@
 import type { ClusterSnapshot, EndpointSlice, Node, Service } from '../../core/cluster/types.ts';
 import { formatIssue, loadConfig, readConfigFiles, type LbConfig } from '../../core/config/index.ts';
 import { Controller } from '../../core/controller/index.ts';
-import type { Topology } from '../model/topology.ts';
+import type { Topology, TopologyNode } from '../model/topology.ts';
 
 export interface LabCluster {
   config: LbConfig;
@@ -37,9 +37,31 @@ export async function labCluster(topology: Topology): Promise<LabCluster> {
   return { config: loaded.config, snapshot: { ...unassigned, services } };
 }
 
+/** The topology's lblab-nodes: the hosts that run a speaker (or a peer under test). */
+export function lblabNodes(topology: Topology): TopologyNode[] {
+  return topology.nodes.filter((n) => n.kind === 'lblab-node');
+}
+
+/** A Service's load-balancer addresses as the controller wrote them, in its order (IPv4 first). */
+export function ingressAddresses(svc: Service): string[] {
+  return (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!);
+}
+
+/** Every Service address of the lab. */
+export function labAddresses(cluster: LabCluster): string[] {
+  return cluster.snapshot.services.flatMap(ingressAddresses);
+}
+
+/** The addresses of the Service named `service`; a name the topology lacks is an error. */
+export function serviceAddresses(cluster: LabCluster, topology: Topology, service: string): string[] {
+  const svc = cluster.snapshot.services.find((s) => s.metadata.name === service);
+  if (!svc) throw new Error(`no service ${service} in topology ${topology.name}`);
+  return ingressAddresses(svc);
+}
+
 /** The topology's lblab-nodes as Nodes (InternalIP = first IPv4 address), its Services and endpoints. */
 export function clusterOf(topology: Topology): ClusterSnapshot {
-  const speakers = topology.nodes.filter((n) => n.kind === 'lblab-node');
+  const speakers = lblabNodes(topology);
   const nodes: Node[] = speakers.map((n) => ({
     apiVersion: 'v1',
     kind: 'Node',

@@ -1,9 +1,16 @@
 import type { NodeRef } from '../../../core/membership/index.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
-import type { Topology, TopologyNode } from '../../model/topology.ts';
+import type { Topology } from '../../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../runner/backend.ts';
 import { AddressSet, Network, type Host } from '../../sim/index.ts';
-import { labCluster, type LabCluster } from '../cluster.ts';
+import {
+  ingressAddresses,
+  labAddresses,
+  labCluster,
+  lblabNodes,
+  serviceAddresses,
+  type LabCluster,
+} from '../cluster.ts';
 import { startEmulatedSpeaker, type EmulatedSpeaker } from './emulated-speaker.ts';
 import { sharedElection } from './shared-election.ts';
 
@@ -30,7 +37,7 @@ export class EmulatedLab implements RunningLab {
     private readonly cluster: LabCluster,
     private readonly o: UpOptions,
   ) {
-    this.refs = this.lblabNodes().map((n) => ({
+    this.refs = lblabNodes(this.topology).map((n) => ({
       name: n.name,
       address: n.attachments[0]!.ipv4.split('/')[0]!,
     }));
@@ -58,10 +65,8 @@ export class EmulatedLab implements RunningLab {
     }
     // Delivered locally as kube-proxy would: on loopback, never answered by the kernel in ARP/NDP. One
     // set shared by every node: 2000 nodes × 10,000 addresses would otherwise be 20 million entries.
-    const addresses = new AddressSet(
-      cluster.snapshot.services.flatMap((s) => (s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!)),
-    );
-    for (const node of lab.lblabNodes()) {
+    const addresses = new AddressSet(labAddresses(cluster));
+    for (const node of lblabNodes(lab.topology)) {
       const host = lab.hosts.get(node.name)!;
       host.addLoopbackSet(addresses);
       host.echoServer(echoPort, node.name);
@@ -83,13 +88,11 @@ export class EmulatedLab implements RunningLab {
   }
 
   nodes(): string[] {
-    return this.lblabNodes().map((n) => n.name);
+    return lblabNodes(this.topology).map((n) => n.name);
   }
 
   serviceAddresses(service: string): string[] {
-    const svc = this.cluster.snapshot.services.find((s) => s.metadata.name === service);
-    if (!svc) throw new Error(`no service ${service} in topology ${this.topology.name}`);
-    return (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!);
+    return serviceAddresses(this.cluster, this.topology, service);
   }
 
   probe(client: string, target: string, o: ProbeOptions): Promise<ProbeSummary> {
@@ -178,7 +181,7 @@ export class EmulatedLab implements RunningLab {
     }));
     const services = await Promise.all(
       this.cluster.snapshot.services.map(async (svc) => {
-        const addresses = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!);
+        const addresses = ingressAddresses(svc);
         return {
           name: `${svc.metadata.namespace}/${svc.metadata.name}`,
           addresses,
@@ -203,7 +206,7 @@ export class EmulatedLab implements RunningLab {
   }
 
   private startSpeaker(name: string): void {
-    const node = this.lblabNodes().find((n) => n.name === name)!;
+    const node = lblabNodes(this.topology).find((n) => n.name === name)!;
     const restart = this.restarts++;
     const verbose = this.refs.length <= 16;
     this.speakers.set(
@@ -227,10 +230,6 @@ export class EmulatedLab implements RunningLab {
         },
       }),
     );
-  }
-
-  private lblabNodes(): TopologyNode[] {
-    return this.topology.nodes.filter((n) => n.kind === 'lblab-node');
   }
 
   private host(name: string): Host {

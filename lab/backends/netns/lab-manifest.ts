@@ -1,5 +1,5 @@
 import type { Topology } from '../../model/topology.ts';
-import type { LabCluster } from '../cluster.ts';
+import { ingressAddresses, type LabCluster } from '../cluster.ts';
 import type { Segment } from './lab.ts';
 import type { DetachedProgram } from './lab-programs.ts';
 import type { Netns } from './namespace.ts';
@@ -51,7 +51,7 @@ export async function labManifest(s: ManifestSource): Promise<Record<string, unk
   );
   const services = await Promise.all(
     s.cluster.snapshot.services.map(async (svc) => {
-      const addresses = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!);
+      const addresses = ingressAddresses(svc);
       const first = addresses[0];
       const announcedBy = first === undefined ? [] : await s.announcedBy(first);
       return { name: `${svc.metadata.namespace}/${svc.metadata.name}`, addresses, announcedBy };

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ProbeSummary } from '../../probes/outage.ts';
-import type { Topology, TopologyNode } from '../../model/topology.ts';
+import type { Topology } from '../../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../runner/backend.ts';
-import { labCluster, type LabCluster } from '../cluster.ts';
+import { labAddresses, labCluster, lblabNodes, serviceAddresses, type LabCluster } from '../cluster.ts';
 import { LabCaptures, captureTargets, hostLookup } from './capture.ts';
 import { sh } from './command.ts';
 import { NetnsLab, type Segment } from './lab.ts';
@@ -91,9 +91,7 @@ export class NetnsRunningLab implements RunningLab {
       this.segments.set(seg.name, await lab.segment(seg.name));
       this.ports.set(seg.name, new Map());
     }
-    const vips = this.cluster.snapshot.services.flatMap((s) =>
-      (s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!),
-    );
+    const vips = labAddresses(this.cluster);
     for (const node of topology.nodes) {
       if (node.kind === 'router') {
         this.o.timeline({
@@ -137,20 +135,20 @@ export class NetnsRunningLab implements RunningLab {
         () => this.now(),
       );
     await writeSpeakerInputs(this.dir, this.cluster, topology.configFiles);
-    for (const node of this.lblabNodes())
+    for (const node of lblabNodes(this.topology))
       await this.programs.startAndWait(this.host(node.name), node.name, 'echo', [
         ...probeProgram('echo-server-main.ts'),
         '--name',
         node.name,
       ]);
     if (this.o.sut === 'keepalived') {
-      const members = this.lblabNodes().map((n) => ({
+      const members = lblabNodes(this.topology).map((n) => ({
         name: n.name,
         interface: n.attachments[0]!.interface,
       }));
       this.keepaliveds = new LabKeepaliveds((name) => this.host(name), members, vips, this.o);
       await this.keepaliveds.startAll();
-    } else for (const node of this.lblabNodes()) this.speakers.start(node.name);
+    } else for (const node of lblabNodes(this.topology)) this.speakers.start(node.name);
     for (const node of topology.nodes.filter((n) => n.kind === 'client' && this.hosts.has(n.name))) {
       const ns = this.host(node.name);
       const prober = probeProgram('prober-server-main.ts');
@@ -180,13 +178,11 @@ export class NetnsRunningLab implements RunningLab {
   }
 
   nodes(): string[] {
-    return this.lblabNodes().map((n) => n.name);
+    return lblabNodes(this.topology).map((n) => n.name);
   }
 
   serviceAddresses(service: string): string[] {
-    const svc = this.cluster.snapshot.services.find((s) => s.metadata.name === service);
-    if (!svc) throw new Error(`no service ${service} in topology ${this.topology.name}`);
-    return (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip!);
+    return serviceAddresses(this.cluster, this.topology, service);
   }
 
   probe(client: string, target: string, o: ProbeOptions): Promise<ProbeSummary> {
@@ -212,7 +208,7 @@ export class NetnsRunningLab implements RunningLab {
 
   node(name: string): NodeControl {
     const ns = this.host(name);
-    const node = this.lblabNodes().find((n) => n.name === name);
+    const node = lblabNodes(this.topology).find((n) => n.name === name);
     if (!node) throw new Error(`${name} is not an lblab-node of topology ${this.topology.name}`);
     const interfaces = node.attachments.map((a) => a.interface);
     const allLinks = async (up: boolean) => {
@@ -288,10 +284,6 @@ export class NetnsRunningLab implements RunningLab {
     this.probers.clear();
     await rm(this.dir, { recursive: true, force: true });
     if (errors.length > 0) throw new AggregateError(errors, 'tearing the netns lab down failed');
-  }
-
-  private lblabNodes(): TopologyNode[] {
-    return this.topology.nodes.filter((n) => n.kind === 'lblab-node');
   }
 
   private host(name: string): Netns {
