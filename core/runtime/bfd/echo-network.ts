@@ -20,9 +20,8 @@ import { BfdEchoAcceptLocalError, BfdEchoInterfaceError } from './echo-errors.ts
 import { encodeEchoFrame } from './echo-frame.ts';
 import { ArpNeighbours } from './echo-neighbours.ts';
 import { BfdNetworkClosedError, BfdOptionError } from './errors.ts';
-import { errnoOf, socketError, udpAddon } from './native.ts';
-import { flatten, ttlFilter } from './ttl-filter.ts';
-import { adopt } from './udp-network.ts';
+import { ttlFilter } from './ttl-filter.ts';
+import { openReceiver } from './udp-network.ts';
 
 export interface AfPacketEchoNetworkOptions {
   /**
@@ -133,24 +132,12 @@ export class AfPacketEchoNetwork implements BfdEchoNetwork {
   /** UDP port 3785 on the wildcard address, shared by every session: echoes find theirs by the payload. */
   private openReceiver(): void {
     if (this.receiver !== undefined) return;
-    const at = `receiving BFD echoes on UDP port ${BFD_ECHO_PORT}`;
-    let fd: number;
-    try {
-      // The filter is attached before bind(), so no packet is ever queued unchecked.
-      fd = udpAddon().open(
-        new Uint8Array(4),
-        BFD_ECHO_PORT,
-        0,
-        flatten(ttlFilter(4, LOOPED_MINIMUM_TTL, [])),
-      );
-    } catch (e) {
-      const hint =
-        errnoOf(e) === 'EADDRINUSE' ? ' (another BFD implementation holds it in this namespace)' : '';
-      throw socketError(at, e, hint);
-    }
-    const socket = adopt(fd, 4, at);
-    // A read error is at worst a lost echo, which the sessions' echo detection deals with.
-    socket.on('error', () => undefined);
+    const { socket } = openReceiver(
+      4,
+      BFD_ECHO_PORT,
+      ttlFilter(4, LOOPED_MINIMUM_TTL, []),
+      `receiving BFD echoes on UDP port ${BFD_ECHO_PORT}`,
+    );
     socket.on('message', (msg: Buffer, rinfo) => {
       for (const l of this.listeners) l(msg, { address: rinfo.address, port: rinfo.port });
     });

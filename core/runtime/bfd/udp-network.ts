@@ -113,24 +113,13 @@ export class UdpBfdNetwork implements BfdNetwork {
     const existing = this.receivers.get(key);
     if (existing !== undefined) return existing;
     const port = multihop ? MULTIHOP_PORT : SINGLE_HOP_PORT;
-    const addon = udpAddon();
     const rules = new Map<UdpPath, TtlRule>();
-    const wildcard = new Uint8Array(family === 4 ? 4 : 16);
-    const at = `receiving BFD on UDP port ${port} (IPv${family})`;
-    let fd: number;
-    try {
-      // The filter is attached before bind(), so no packet is ever queued unchecked.
-      fd = addon.open(wildcard, port, 0, flatten(this.filterFor({ family, multihop }, [])));
-    } catch (e) {
-      const hint =
-        errnoOf(e) === 'EADDRINUSE'
-          ? ` (another BFD implementation, e.g. FRR's bfdd, holds the port in this network namespace)`
-          : '';
-      throw socketError(at, e, hint);
-    }
-    const socket = adopt(fd, family, at);
-    // An error reading the socket is at worst a lost packet; the sessions' detection timers notice.
-    socket.on('error', () => undefined);
+    const { fd, socket } = openReceiver(
+      family,
+      port,
+      this.filterFor({ family, multihop }, []),
+      `receiving BFD on UDP port ${port} (IPv${family})`,
+    );
     socket.on('message', (msg: Buffer, rinfo: RemoteInfo) => {
       for (const l of this.listeners) l(msg, { address: rinfo.address, port: rinfo.port }, multihop);
     });
@@ -203,10 +192,34 @@ export class UdpBfdNetwork implements BfdNetwork {
 }
 
 /**
- * Hands a bound socket to Node, which reads, sends and closes it from then on; closes it on failure.
- * The echo receiver (echo-network.ts) adopts its socket the same way.
+ * A receiving socket on the wildcard address of `family` and `port`, its TTL `filter` attached before
+ * bind() so no packet is ever queued unchecked, handed to Node. The Control packet receivers here and
+ * the echo receiver (echo-network.ts) open theirs the same way. Read errors are at worst lost packets,
+ * which the sessions' detection timers notice.
  */
-export function adopt(fd: number, family: IpFamily, what: string): Socket {
+export function openReceiver(
+  family: IpFamily,
+  port: number,
+  filter: readonly SockFilter[],
+  what: string,
+): { fd: number; socket: Socket } {
+  let fd: number;
+  try {
+    fd = udpAddon().open(new Uint8Array(family === 4 ? 4 : 16), port, 0, flatten(filter));
+  } catch (e) {
+    const hint =
+      errnoOf(e) === 'EADDRINUSE'
+        ? ` (another BFD implementation, e.g. FRR's bfdd, holds the port in this network namespace)`
+        : '';
+    throw socketError(what, e, hint);
+  }
+  const socket = adopt(fd, family, what);
+  socket.on('error', () => undefined);
+  return { fd, socket };
+}
+
+/** Hands a bound socket to Node, which reads, sends and closes it from then on; closes it on failure. */
+function adopt(fd: number, family: IpFamily, what: string): Socket {
   const socket = createSocket({ type: family === 4 ? 'udp4' : 'udp6' });
   try {
     // exclusive: in a cluster worker, Node would otherwise ask the primary process for the socket.
