@@ -1,8 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tsharkFrames } from '../../runtime/tshark.test-support.ts';
 import { BFD_MULTI_HOP_PORT, BFD_SINGLE_HOP_PORT } from '../ports.ts';
 import { signControlPacket, type SigningKey } from './auth.ts';
 import { encodeControlPacket } from './control-packet.ts';
@@ -11,8 +8,6 @@ import { BFD_STATES, type ControlPacket } from './types.ts';
 
 // Cross-check against an independent decoder: our encodings are wrapped in Ethernet/IPv4/UDP frames,
 // written as a classic pcap file and read back by Wireshark's BFD dissector (tshark).
-
-const TSHARK = '/usr/bin/tshark';
 
 const plain = upPacket({
   diagnostic: 3,
@@ -130,37 +125,8 @@ const FIELDS = [
   '_ws.malformed',
 ];
 
-type Layers = Record<string, string[] | undefined>;
-
-let dir: string | undefined;
-let decoded: Layers[] | Error;
-
-/** tshark's view of each frame; a missing tshark fails every test (it is never a reason to skip). */
-function frames(): Layers[] {
-  if (decoded instanceof Error) throw decoded;
-  return decoded;
-}
-
-beforeAll(() => {
-  try {
-    execFileSync(TSHARK, ['--version'], { stdio: 'ignore' });
-  } catch (e) {
-    decoded = new Error(`this test needs tshark at ${TSHARK} (Debian package "tshark")`, { cause: e });
-    return;
-  }
-  dir = mkdtempSync(join(tmpdir(), 'lblab-bfd-tshark-'));
-  const file = join(dir, 'bfd.pcap');
-  writeFileSync(file, pcap());
-  const out = execFileSync(TSHARK, ['-r', file, '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  decoded = (JSON.parse(out) as { _source: { layers: Layers } }[]).map((p) => p._source.layers);
-}, 60_000);
-
-afterAll(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+/** tshark's view of each frame. */
+const frames = tsharkFrames('bfd', pcap, FIELDS);
 
 // tshark's JSON writes these fields in hex: diagnostic and state as 0x03, discriminators and sequence
 // numbers as 0x0000000a, the digest as plain hex digits.

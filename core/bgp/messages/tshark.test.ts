@@ -1,8 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tsharkFrames } from '../../runtime/tshark.test-support.ts';
 import { IpAddress, Prefix } from '../../net/index.ts';
 import { community, WellKnownCommunity } from '../attributes/communities.ts';
 import type { CodecContext } from './context.ts';
@@ -16,7 +13,6 @@ import type { UpdateMessage } from './update.ts';
 // Cross-check against an independent decoder: our encodings are wrapped in Ethernet/IPv4/TCP frames,
 // written as a classic pcap file and read back by Wireshark's BGP dissector (tshark).
 
-const TSHARK = '/usr/bin/tshark';
 const ip = (s: string) => IpAddress.parse(s);
 const pfx = (s: string) => Prefix.parse(s);
 
@@ -229,38 +225,8 @@ const FIELDS = [
   '_ws.malformed',
 ];
 
-type Layers = Record<string, string[] | undefined>;
-
-let dir: string | undefined;
-let decoded: Layers[] | Error;
-
-/** tshark's view of each frame; a missing tshark fails every test (it is never a reason to skip). */
-function frames(): Layers[] {
-  if (decoded instanceof Error) throw decoded;
-  return decoded;
-}
-
-beforeAll(() => {
-  try {
-    execFileSync(TSHARK, ['--version'], { stdio: 'ignore' });
-  } catch (e) {
-    decoded = new Error(`this test needs tshark at ${TSHARK} (Debian package "tshark")`, { cause: e });
-    return;
-  }
-  dir = mkdtempSync(join(tmpdir(), 'lblab-bgp-tshark-'));
-  const file = join(dir, 'bgp.pcap');
-  writeFileSync(file, pcap());
-  const out = execFileSync(
-    TSHARK,
-    ['-r', file, '-d', 'tcp.port==179,bgp', '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  decoded = (JSON.parse(out) as { _source: { layers: Layers } }[]).map((p) => p._source.layers);
-}, 60_000);
-
-afterAll(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+/** tshark's view of each frame. */
+const frames = tsharkFrames('bgp', pcap, FIELDS, ['-d', 'tcp.port==179,bgp']);
 
 const nums = (xs: readonly number[]) => xs.map(String);
 
