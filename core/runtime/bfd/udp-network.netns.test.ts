@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../wait-until.test-support.ts';
 import { NetnsLab } from '../../../lab/backends/netns/lab.ts';
 import type { Netns } from '../../../lab/backends/netns/namespace.ts';
 import { requireNetns } from '../../../lab/backends/netns/test-support.ts';
@@ -40,30 +41,6 @@ interface Reply {
   code?: string;
   errno?: string;
   message?: string;
-}
-
-/** Waits for `check` to return a value, re-checking on every `wake`, for at most `ms`. */
-function waitUntil<T>(
-  what: string,
-  ms: number,
-  wake: Set<() => void>,
-  check: () => T | undefined,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const value = check();
-      if (value === undefined) return;
-      clearTimeout(timer);
-      wake.delete(attempt);
-      resolve(value);
-    };
-    const timer = setTimeout(() => {
-      wake.delete(attempt);
-      reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
-    }, ms);
-    wake.add(attempt);
-    attempt();
-  });
 }
 
 /** A payload no other test sends, to recognise a packet by. */

@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../wait-until.test-support.ts';
 import { NetnsLab } from '../../../lab/backends/netns/lab.ts';
 import type { Netns } from '../../../lab/backends/netns/namespace.ts';
 import { requireNetns } from '../../../lab/backends/netns/test-support.ts';
@@ -30,30 +31,6 @@ interface Reply {
   echoed?: string;
   local?: { address: string; port: number };
   remote?: { address: string; port: number };
-}
-
-/** Waits for `check` to return a value, re-checking on every `wake`, for at most `ms`. */
-function waitUntil<T>(
-  what: string,
-  ms: number,
-  wake: Set<() => void>,
-  check: () => T | undefined,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const value = check();
-      if (value === undefined) return;
-      clearTimeout(timer);
-      wake.delete(attempt);
-      resolve(value);
-    };
-    const timer = setTimeout(() => {
-      wake.delete(attempt);
-      reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
-    }, ms);
-    wake.add(attempt);
-    attempt();
-  });
 }
 
 /** One tcp.netns-child.ts process in a namespace: requests by id, and the connections it accepted. */
