@@ -70,11 +70,15 @@ describe('BfdEngine under random loss and delay', () => {
           for (const s of segments) {
             l.net.set(A, B, { loss: s.lossAB, delayMs: s.delayMs, jitterMs: s.jitterMs });
             l.net.set(B, A, { loss: s.lossBA, delayMs: s.delayMs, jitterMs: s.jitterMs });
-            const detectionMs = {
-              a: a.sessions()[0]!.detectionTimeMs ?? 0,
-              b: b.sessions()[0]!.detectionTimeMs ?? 0,
-            };
+            const before = [a.sessions()[0]!.detectionTimeMs, b.sessions()[0]!.detectionTimeMs];
             l.clock.advance(s.durationMs);
+            // A session has no Detection Time until it hears its peer; a packet still in flight when the
+            // loss began may give it one (and bring it Up) during the segment, so the longer of the
+            // times before and after is the one that silence must exceed.
+            const detectionMs = {
+              a: Math.max(before[0] ?? 0, a.sessions()[0]!.detectionTimeMs ?? 0),
+              b: Math.max(before[1] ?? 0, b.sessions()[0]!.detectionTimeMs ?? 0),
+            };
             // A side that heard nothing for longer than its Detection Time (after what was in flight) is Down.
             if (s.lossBA === 1 && s.durationMs > detectionMs.a + maxDelayMs)
               expect(stateOf(a, B)).toBe('down');
