@@ -3,7 +3,7 @@
  * with one vocabulary of faults and observations. Scenarios never see which backend runs them.
  */
 import type { ProbeSummary } from '../probes/outage.ts';
-import type { Topology } from '../model/topology.ts';
+import type { Impairment, Topology } from '../model/topology.ts';
 import type { TimelineEvent } from '../../reports/result.ts';
 
 /** What a scenario may need; a backend without it reports the scenario not-applicable, with the reason. */
@@ -76,8 +76,24 @@ export interface RunningLab {
   serviceAddresses(service: string): string[];
   /** Sequenced UDP probes from a client to an address, bounded by rate × seconds. */
   probe(client: string, target: string, options: ProbeOptions): Promise<ProbeSummary>;
-  /** Which node the client's traffic for `address` goes to now (its neighbour entry), if any. */
+  /**
+   * Which node the client's traffic for `address` goes to now, if any: its neighbour entry on a shared
+   * segment; for a client behind a router, the node that answers a short probe (the router's ECMP choice).
+   */
   carrier(client: string, address: string): Promise<string | undefined>;
+  /** The lblab nodes `router` forwards `address` to right now (its FIB's next hops), by name, sorted. */
+  nexthops(router: string, address: string): Promise<string[]>;
+  /**
+   * Moves a Service's ready endpoints to `nodes` (externalTrafficPolicy: Local): the speakers see the new
+   * EndpointSlice, and from now on only those nodes' data plane delivers the Service's addresses (as
+   * kube-proxy drops traffic for a Local Service on a node without an endpoint).
+   */
+  setEndpoints(service: string, nodes: readonly string[]): Promise<void>;
+  /**
+   * Impairs a host's link into a segment in both directions (tc netem on netns); `undefined` clears it.
+   * `iface` defaults to the host's first interface.
+   */
+  impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void>;
   /** The nodes that answer ARP/NDP for `address` right now, as a client on the segment would see. */
   announcers(address: string): Promise<string[]>;
   node(name: string): NodeControl;
