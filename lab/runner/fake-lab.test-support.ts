@@ -19,6 +19,8 @@ export class FakeLab implements RunningLab {
     servers: [{ server: 'n1', replies: 10 }],
   };
   downCalls = 0;
+  /** What `nexthops` answers: the router's ECMP set. */
+  routed: string[] = ['n1', 'n2', 'n3'];
 
   now(): number {
     return this.clock.now();
@@ -72,6 +74,18 @@ export class FakeLab implements RunningLab {
       linkDown: record('linkDown'),
       linkUp: record('linkUp'),
     };
+  }
+
+  async nexthops(): Promise<string[]> {
+    return this.routed;
+  }
+
+  async setEndpoints(service: string, nodes: readonly string[]): Promise<void> {
+    this.faults.push(`endpoints ${service} ${nodes.join(',')}`);
+  }
+
+  async impair(host: string, impairment: unknown): Promise<void> {
+    this.faults.push(`impair ${host} ${impairment ? 'on' : 'off'}`);
   }
 
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {

@@ -105,4 +105,30 @@ describe('scenario DSL', () => {
     expect(fake.faults).toEqual(['restart n1', 'restart n2', 'restart n3']);
     expect(fake.now()).toBe(300);
   });
+
+  it('waits for a router to spread an address over the expected number of nodes, and says which it waited for', async () => {
+    const { lab, fake } = setup();
+    fake.routed = ['n1', 'n2'];
+    fake.clock.setTimer('third route', 300, () => (fake.routed = ['n1', 'n2', 'n3']));
+    await expect(lab.router('r1').expectEcmp('198.18.100.10', 3, { withinMs: 1000 })).resolves.toBeLessThan(
+      1000,
+    );
+    fake.routed = ['n1'];
+    await expect(lab.router('r1').expectEcmp('198.18.100.10', 3, { withinMs: 300 })).rejects.toThrow(
+      'r1 forwards 198.18.100.10 to 3 nodes: not within 300 ms',
+    );
+  });
+
+  it('moving endpoints and impairing a link reach the backend and the timeline', async () => {
+    const { lab, fake, timeline } = setup();
+    await lab.service('web').moveEndpoints(['n2']);
+    await lab.impair('n1', { delayMs: 5, jitterMs: 0, lossPct: 1 });
+    await lab.impair('n1', undefined);
+    expect(fake.faults).toEqual(['endpoints web n2', 'impair n1 on', 'impair n1 off']);
+    expect(timeline.map((e) => e.message)).toEqual([
+      'web: endpoints now on n2',
+      'impair link: delay 5 ms, jitter 0 ms, loss 1 %',
+      'impair link: cleared',
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { GateResult, StepResult, TimelineEvent } from '../../reports/result.ts';
 import type { ProbeSummary } from '../probes/outage.ts';
+import type { Impairment } from '../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab } from './backend.ts';
 import { evaluateGate } from '../../reports/index.ts';
 import { CheckFailedError, conditionOf, type Threshold } from './checks.ts';
@@ -34,6 +35,25 @@ export class ScenarioLab {
         if (!found) throw new Error(`service ${name} has no IPv${family} address`);
         return found;
       },
+      /** externalTrafficPolicy Local: the Service's ready endpoints are on `nodes` from now on. */
+      moveEndpoints: async (nodes: readonly string[]): Promise<void> => {
+        this.note({ source: 'lab', kind: 'fault', message: `${name}: endpoints now on ${nodes.join(', ')}` });
+        await this.lab.drive(this.lab.setEndpoints(name, nodes));
+      },
+    };
+  }
+
+  router(name: string) {
+    return {
+      /** The nodes the router forwards `address` to now (its FIB's next hops). */
+      nexthops: (address: string): Promise<string[]> => this.lab.drive(this.lab.nexthops(name, address)),
+      /** Waits until the router spreads `address` over exactly `count` nodes (ECMP); returns how long. */
+      expectEcmp: (address: string, count: number, o: { withinMs: number }): Promise<number> =>
+        this.eventually(
+          `${name} forwards ${address} to ${count} nodes`,
+          async () => (await this.lab.nexthops(name, address)).length === count,
+          { withinMs: o.withinMs, everyMs: 100 },
+        ),
     };
   }
 
@@ -64,7 +84,7 @@ export class ScenarioLab {
       /** The node the client's traffic to `target` goes to now. */
       carrier: async (target: string): Promise<string> => {
         const node = await this.lab.carrier(name, target);
-        if (!node) throw new Error(`${name} has no neighbour entry for ${target}`);
+        if (!node) throw new Error(`${name} has no path to ${target} (no neighbour entry, no answer)`);
         return node;
       },
     };
@@ -92,6 +112,15 @@ export class ScenarioLab {
       linkDown: wrap('linkDown'),
       linkUp: wrap('linkUp'),
     };
+  }
+
+  /** Impairs a host's link (netem-like, both directions); `undefined` clears it. */
+  async impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void> {
+    const what = impairment
+      ? `delay ${impairment.delayMs} ms, jitter ${impairment.jitterMs} ms, loss ${impairment.lossPct} %`
+      : 'cleared';
+    this.note({ source: host, kind: 'fault', message: `impair ${iface ?? 'link'}: ${what}` });
+    await this.lab.drive(this.lab.impair(host, impairment, iface));
   }
 
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {
