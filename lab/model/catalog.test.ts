@@ -40,7 +40,13 @@ const hostAddresses = (t: Topology) =>
 describe('the topology catalog', () => {
   it('holds the catalog', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['l2-three-nodes.yaml', 'l2-two-segments.yaml', 'hcp-api-bgp.yaml']),
+      expect.arrayContaining([
+        'l2-three-nodes.yaml',
+        'l2-two-segments.yaml',
+        'hcp-api-bgp.yaml',
+        'bgp-three-nodes.yaml',
+        'bgp-hold-timer.yaml',
+      ]),
     );
   });
 
@@ -129,5 +135,21 @@ describe('catalog topologies say what they are for', () => {
     expect(config.pools[0]?.addresses.map((a) => a.range.toPrefixes().map(String))).toEqual([
       ['198.18.100.10/32'],
     ]);
+    // A dead node must leave r1's ECMP set in BFD time, not after the 90 s default hold time.
+    expect(config.bfdProfiles.find((p) => p.meta.name === peer?.bfdProfile)).toBeDefined();
+  });
+
+  it.each([
+    ['bgp-three-nodes.yaml', { bfd: true, gracefulRestart: true }],
+    ['bgp-hold-timer.yaml', { bfd: false, gracefulRestart: false }],
+  ])('%s: every node peers with r1; BFD and graceful restart as its scenarios need', async (file, want) => {
+    const { topology, config } = await load(file);
+    const r1 = topology.nodes.find((n) => n.name === 'r1');
+    expect(r1?.peers).toEqual(['n1', 'n2', 'n3']);
+    expect(topology.nodes.find((n) => n.name === 'c1')).toMatchObject({ kind: 'client', behind: 'r1' });
+    const [peer] = config.peers;
+    expect(peer).toMatchObject({ peerASN: r1?.asn, enableGracefulRestart: want.gracefulRestart });
+    expect(peer?.bfdProfile !== undefined).toBe(want.bfd);
+    if (!want.bfd) expect(peer?.holdTimeMs).toBe(3000);
   });
 });
