@@ -1,13 +1,28 @@
 /** The scenario catalog, by feature. `lblab run` without --scenario runs the default suite. */
 import type { Scenario } from '../lab/runner/scenario.ts';
+import bgpGracefulRestart from './bgp/graceful-restart.ts';
+import hostedApi from './bgp/hosted-api.ts';
+import localEndpoints from './bgp/local-endpoints-move.ts';
+import bgpCrashBfd from './bgp/node-crash-bfd.ts';
+import bgpCrashHold from './bgp/node-crash-hold-timer.ts';
 import graceful from './l2/graceful-handoff.ts';
 import nodeCrash from './l2/node-crash.ts';
 import partition from './l2/partition-heal.ts';
 import hang from './l2/speaker-hang.ts';
 
-export const catalog: readonly Scenario[] = [nodeCrash, hang, graceful, partition];
+export const catalog: readonly Scenario[] = [
+  nodeCrash,
+  hang,
+  graceful,
+  partition,
+  bgpCrashBfd,
+  bgpCrashHold,
+  bgpGracefulRestart,
+  localEndpoints,
+  hostedApi,
+];
 
-/** What `npm run lab` runs: the Layer-2 suite on the three-node topology. */
+/** What `npm run lab` runs: the Layer-2 suite on the three-node topology, then the BGP suite on its own. */
 export const defaultSuite = {
   topology: 'topologies/l2-three-nodes.yaml',
   scenarios: catalog.map((s) => s.name),

@@ -1,6 +1,6 @@
-import type { ScenarioLab } from '../../lab/runner/scenario-lab.ts';
+import type { ScenarioLab } from '../lab/runner/scenario-lab.ts';
 
-/** The first step of every Layer-2 story: the speakers have agreed and the client reaches the address. */
+/** The first step of every story: the speakers have agreed and the client reaches the address. */
 export async function untilServed(lab: ScenarioLab, client: string, address: string): Promise<void> {
   await lab.step(`${client} reaches ${address}`, () =>
     lab.eventually(

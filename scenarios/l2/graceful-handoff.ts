@@ -1,5 +1,5 @@
 import { scenario } from '../../lab/runner/scenario.ts';
-import { measureProbe, untilServed } from './wait-until-served.ts';
+import { measureProbe, untilServed } from '../served.ts';
 
 const pauseMs = 2000;
 

@@ -1,5 +1,5 @@
 import { scenario } from '../../lab/runner/scenario.ts';
-import { measureProbe, untilServed } from './wait-until-served.ts';
+import { measureProbe, untilServed } from '../served.ts';
 
 export default scenario('l2: node crash', { needs: ['l2', 'kill'] }, async (lab) => {
   const vip = lab.service('web').address();

@@ -1,5 +1,5 @@
 import { scenario } from '../../lab/runner/scenario.ts';
-import { untilServed } from './wait-until-served.ts';
+import { untilServed } from '../served.ts';
 
 export default scenario('l2: partition and heal', { needs: ['l2', 'partition'] }, async (lab) => {
   const vip = lab.service('web').address();
