@@ -14,6 +14,7 @@ const runKeys = [
   'startedAt',
   'durationMs',
   'scenarios',
+  'emulated',
 ] as const satisfies readonly (keyof RunResult)[];
 const scenarioKeys = [
   'name',
@@ -38,7 +39,10 @@ export function renderJson(result: RunResult): string {
       steps: (steps) => steps.map((st) => ordered(st, stepKeys)),
       timeline: (events) => events.map((e) => ordered(e, eventKeys)),
     });
-  const canonical = ordered(result, runKeys, { scenarios: (list) => list.map(scenario) });
+  const canonical = ordered(result, runKeys, {
+    scenarios: (list) => list.map(scenario),
+    emulated: (list) => list?.map(scenario),
+  });
   return `${JSON.stringify(canonical, null, 2)}\n`;
 }
 

@@ -102,6 +102,26 @@ describe('renderMarkdown', () => {
     expect(text).not.toContain('Replay this scenario');
     expect(text).not.toContain('## Not applicable');
     expect(text).not.toContain('## Compared with peers');
+    expect(text).not.toContain('## Emulator fidelity');
+  });
+
+  it("sets a real backend's figures beside the emulator's, marking those that disagree", () => {
+    const result: RunResult = {
+      ...sampleRun(),
+      backend: 'netns',
+      scenarios: [
+        scenario({ name: 'bgp: crash', measurements: { outageMs: 2800 } }),
+        scenario({ name: 'l2: crash', measurements: { outageMs: 300 } }),
+      ],
+      emulated: [
+        scenario({ name: 'bgp: crash', measurements: { outageMs: 2000 } }),
+        scenario({ name: 'l2: crash', measurements: { outageMs: 342 } }),
+      ],
+    };
+    const text = renderMarkdown(result);
+    expect(text).toContain('## Emulator fidelity');
+    expect(text).toContain('| bgp: crash | outageMs | 2000 ms | 2800 ms | 0.71× | **no** |');
+    expect(text).toContain('| l2: crash | outageMs | 342 ms | 300 ms | 1.14× | yes |');
   });
 
   it('is deterministic and ends with exactly one newline', () => {

@@ -3,6 +3,7 @@
  * Verdict first, then one table row per scenario, then the detail of each scenario.
  */
 import { peerComparisons, ownSut } from './compare.ts';
+import { fidelityFloorMs, fidelityRows, fidelityTolerance } from './fidelity.ts';
 import {
   formatMeasurement,
   formatNumber,
@@ -26,6 +27,7 @@ export function renderMarkdown(result: RunResult): string {
     ...header(result),
     ...summary(result),
     ...comparisons(result),
+    ...fidelity(result),
     ...applicable.flatMap((s) => scenarioSection(result, s)),
     ...notApplicableSection(notApplicable),
   ];
@@ -80,6 +82,37 @@ function comparisons(result: RunResult): string[] {
   if (rows.length === 0) return [];
   const header = ['Scenario', 'Measurement', ownSut, 'Peer', 'Peer value', `${ownSut} / peer`];
   return ['## Compared with peers', '', ...table(header, rows, [2, 4, 5]), ''];
+}
+
+function fidelity(result: RunResult): string[] {
+  const rows = fidelityRows(result).map((f) => [
+    text(f.scenario),
+    text(f.measurement),
+    formatMeasurement(f.measurement, f.emulated),
+    formatMeasurement(f.measurement, f.real),
+    f.ratio === undefined ? none : `${f.ratio.toFixed(2)}×`,
+    f.agrees ? 'yes' : '**no**',
+  ]);
+  if (rows.length === 0) return [];
+  const pct = Math.round(fidelityTolerance * 100);
+  const header = [
+    'Scenario',
+    'Measurement',
+    'emulated',
+    result.backend,
+    `emulated / ${result.backend}`,
+    `within ${pct} %`,
+  ];
+  return [
+    '## Emulator fidelity',
+    '',
+    `lblab's scenarios ran again on the emulated backend with the same seed. An emulated figure agrees when it is ` +
+      `within ${pct} % of the ${text(result.backend)} figure, or times within ${fidelityFloorMs} ms of each other. ` +
+      'Not gated: a disagreement says the emulator needs calibrating, not that the release is broken.',
+    '',
+    ...table(header, rows, [2, 3, 4]),
+    '',
+  ];
 }
 
 function scenarioSection(result: RunResult, s: ScenarioResult): string[] {

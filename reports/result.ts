@@ -59,4 +59,10 @@ export interface RunResult {
   startedAt: string;
   durationMs: number;
   scenarios: ScenarioResult[];
+  /**
+   * On a real-network backend: lblab's scenarios run again on the emulated backend in the same run, with
+   * the same seed, so the report can set the emulator's predictions beside what the kernel did (emulator
+   * fidelity). Never gated; absent on the emulated backend itself.
+   */
+  emulated?: ScenarioResult[];
 }

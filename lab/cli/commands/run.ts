@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { applyGates, exitCodeFor, loadGates, writeReports } from '../../../reports/index.ts';
+import { ownSut } from '../../../reports/compare.ts';
 import { catalog, defaultSuite } from '../../../scenarios/index.ts';
 import { backendNamed, backendNames } from '../../backends/index.ts';
 import { newRunId } from '../../runner/run-id.ts';
@@ -13,6 +14,8 @@ import { createProgress } from '../../runner/progress.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
+
+const emulatedName = 'emulated';
 
 export interface RunArgs {
   backend: string;
@@ -102,17 +105,24 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   const progress = createProgress();
   out.stdout(`lblab run ${runId}: backend ${backend.name}, seed ${seed}, ${scenarios.length} scenario(s)`);
   const dir = join(args.out, runId);
-  const raw = await runSuite({
-    backend,
-    topologies: async (path) => topologies.get(path)!,
+  const suite = {
+    topologies: async (path: string) => topologies.get(path)!,
     defaultTopology: args.topology,
-    scenarios,
     seed,
     runId,
     progress,
-    artifactsDir: dir,
-  });
-  const result = applyGates(raw, gates.rules);
+  };
+  const raw = await runSuite({ ...suite, backend, scenarios, artifactsDir: dir });
+  let result = raw;
+  if (backend.name !== emulatedName) {
+    // Emulator fidelity: lblab's scenarios again in virtual time with the same seed (seconds of wall
+    // time), so the report sets the emulator's predictions beside what this backend measured.
+    out.stdout('emulator fidelity: the same scenarios for lblab on the emulated backend');
+    const own = scenarios.filter((s) => s.sut === ownSut);
+    const fidelity = await runSuite({ ...suite, backend: backendNamed(emulatedName)!, scenarios: own });
+    result = { ...raw, emulated: fidelity.scenarios };
+  }
+  result = applyGates(result, gates.rules);
   await writeReports(dir, result);
   const code = exitCodeFor(result);
   out.stdout(`report: ${join(dir, 'report.md')} (also result.json, junit.xml)`);
