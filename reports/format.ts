@@ -43,6 +43,16 @@ export function measurementOrder(measurements: Readonly<Record<string, number>>)
 }
 
 /** The command that reruns a run, or one scenario of it, with the same seed. */
+/**
+ * Only the emulator replays a run exactly; on a real network the seed replays the emulator's fidelity
+ * runs, while the kernel's timing differs from run to run.
+ */
+export function replayLabel(result: Pick<RunResult, 'backend'>): string {
+  return result.backend === 'emulated'
+    ? 'Replay'
+    : 'Rerun (the seed replays the emulated fidelity runs; real-network timings vary run to run)';
+}
+
 export function replayCommand(result: RunResult, scenario?: string, sut?: string): string {
   const args = ['lblab', 'run', '--backend', result.backend, '--seed', String(result.seed)];
   if (scenario !== undefined) args.push('--scenario', scenario);

@@ -122,6 +122,11 @@ describe('renderMarkdown', () => {
     expect(text).toContain('## Emulator fidelity');
     expect(text).toContain('| bgp: crash | outageMs | 2000 ms | 2800 ms | 0.71× | **no** |');
     expect(text).toContain('| l2: crash | outageMs | 342 ms | 300 ms | 1.14× | yes |');
+    // The kernel's timing is not replayed by a seed; the report does not claim it is.
+    expect(text).toContain(
+      'Rerun (the seed replays the emulated fidelity runs; real-network timings vary run to run):',
+    );
+    expect(text).not.toContain('Replay:');
   });
 
   it('is deterministic and ends with exactly one newline', () => {

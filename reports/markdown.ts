@@ -11,6 +11,7 @@ import {
   keyFigures,
   measurementOrder,
   replayCommand,
+  replayLabel,
   statusMarker,
   verdict,
 } from './format.ts';
@@ -47,7 +48,7 @@ function header(result: RunResult): string[] {
     `${result.scenarios.length} scenarios: ${count('pass')} passed, ${count('fail')} failed, ` +
       `${count('error')} errored, ${count('not-applicable')} not applicable.`,
     '',
-    'Replay:',
+    `${replayLabel(result)}:`,
     '',
     ...codeBlock(replayCommand(result), 'sh'),
     '',
@@ -125,7 +126,12 @@ function scenarioSection(result: RunResult, s: ScenarioResult): string[] {
   if (s.reason !== undefined) lines.push(`**Reason:** ${text(s.reason)}`, '');
   lines.push(...measurementsTable(s), ...gatesTable(s), ...stepsTable(s), ...timelineTable(s));
   if (s.status !== 'pass')
-    lines.push('Replay this scenario:', '', ...codeBlock(replayCommand(result, s.name, s.sut), 'sh'), '');
+    lines.push(
+      `${result.backend === 'emulated' ? 'Replay' : 'Rerun'} this scenario:`,
+      '',
+      ...codeBlock(replayCommand(result, s.name, s.sut), 'sh'),
+      '',
+    );
   return lines;
 }
 

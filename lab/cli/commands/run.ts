@@ -45,7 +45,10 @@ export function registerRunCommand(program: Command): void {
       '--peer <name...>',
       'also run each scenario the peer can serve against it, side by side with lblab (netns: keepalived)',
     )
-    .option('--seed <n>', 'seed of the emulated network (printed on every run, to replay it)')
+    .option(
+      '--seed <n>',
+      'seed of the emulated network, printed on every run: replays an emulated run, and the emulated fidelity half of a real-network run',
+    )
     .action(async (opts: RunArgs) => {
       process.exitCode = await run(opts, processOutput);
     });
@@ -127,7 +130,7 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   const code = exitCodeFor(result);
   out.stdout(`report: ${join(dir, 'report.md')} (also result.json, junit.xml)`);
   out.stdout(
-    `replay: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}`,
+    `${backend.name === emulatedName ? 'replay' : 'rerun'}: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}`,
   );
   out.stdout(code === 0 ? 'all gates passed' : code === 1 ? 'a gate failed' : 'a scenario errored');
   return code;
