@@ -50,3 +50,18 @@ export class SimTimeoutError extends LblabError {
 export class SimStalledError extends LblabError {
   readonly code = 'SIM_STALLED';
 }
+
+/** ECONNREFUSED: the peer answered the SYN with a reset (nothing listens on that port). */
+export class SimConnectionRefusedError extends LblabError {
+  readonly code = 'SIM_CONNECTION_REFUSED';
+}
+
+/** ETIMEDOUT: no answer to the SYN within the connect timeout (or tcp_syn_retries). */
+export class SimConnectTimeoutError extends LblabError {
+  readonly code = 'SIM_CONNECT_TIMEOUT';
+}
+
+/** ENETUNREACH: no route to the address connected to. */
+export class SimNetworkUnreachableError extends LblabError {
+  readonly code = 'SIM_NETWORK_UNREACHABLE';
+}

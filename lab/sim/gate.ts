@@ -1,6 +1,8 @@
 /** Something a process owns and closes when it dies (a socket). */
 export interface Closeable {
   close(): void;
+  /** What SIGKILL does to it, when that differs from close() (a TCP connection: see SimStream.abort). */
+  abort?(): void;
 }
 
 /**

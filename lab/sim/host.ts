@@ -22,19 +22,20 @@ import {
 } from './errors.ts';
 import { type Gate, HOST_GATE } from './gate.ts';
 import { type AttachOptions, NetInterface } from './interface.ts';
-import { PROTOCOL_UDP, encodeIpv4, parseIpv4 } from './ipv4.ts';
+import { DEFAULT_TTL, PROTOCOL_TCP, PROTOCOL_UDP, encodeIpv4, forwardedIpv4, parseIpv4 } from './ipv4.ts';
 import { ndiscInput } from './ndisc.ts';
 import type { NeighbourView } from './neighbour-state.ts';
 import { EchoServer, type ProberOptions, runProber } from './probes.ts';
 import { SimProcess } from './process.ts';
 import { type FrameFilter, SimRawPort } from './raw-port.ts';
+import { RouteTable, multipathIndex } from './routes.ts';
 import type { Segment } from './segment.ts';
 import { SimUdpPort, SocketTable, type UdpStack } from './sockets.ts';
+import { TcpStack } from './tcp-stack.ts';
+import type { SimStream } from './tcp-stream.ts';
 import type { PacketDropReason } from './trace.ts';
 import { encodeUdp, udpChecksumValid } from './udp.ts';
 
-/** Linux's default hop limit for unicast (net.ipv6.conf.*.hop_limit). */
-const HOP_LIMIT = 64;
 /** Offsets in an untagged frame: IPv4 source/destination, IPv6 source/destination. */
 const V4_SRC = 26;
 const V4_DST = 30;
@@ -46,10 +47,11 @@ const V6_DST = 38;
  * IPv4/IPv6 stack on real Ethernet frames (ARP and NDP with Linux's neighbour cache, UDP with real
  * headers and checksums), local addresses on lo, UDP and packet sockets, and processes.
  *
- * Routing is connected subnets only, plus an optional default gateway per family; a packet for any local
- * address (weak host model, lo included) is delivered locally; nothing is forwarded. Not modelled: IP
- * fragmentation (frames carry whole datagrams), ICMP errors, link-local addresses, DAD, broadcast and
- * multicast UDP, TCP.
+ * Routing is longest-prefix match over the connected subnets, static routes (ECMP over on-link gateways)
+ * and an optional default gateway per family; a packet for any local address (weak host model, lo
+ * included) is delivered locally; others are forwarded once `enableForwarding` was called, else dropped.
+ * TCP is a model of Linux's (see SimStream). Not modelled: IP fragmentation (frames carry whole
+ * datagrams), ICMP errors, link-local addresses, DAD, broadcast and multicast UDP, reverse-path filtering.
  */
 export class Host implements UdpStack {
   private readonly ifaces = new Map<string, NetInterface>();
@@ -59,6 +61,11 @@ export class Host implements UdpStack {
   private readonly sockets: SocketTable;
   private readonly procs = new Map<string, SimProcess>();
   private readonly gateways = new Map<IpFamily, Addr>();
+  private readonly routeTable: RouteTable;
+  private readonly tcp: TcpStack;
+  private forwarding = false;
+  /** Linux keys its multipath hash with a random per-boot value; drawn from the network's seed at first use. */
+  private multipathSeed: number | undefined;
   private ident = 0;
 
   constructor(
@@ -66,6 +73,17 @@ export class Host implements UdpStack {
     private readonly ctx: SimContext,
   ) {
     this.sockets = new SocketTable(name);
+    this.routeTable = new RouteTable(ctx.addresses, `host ${name}`);
+    this.tcp = new TcpStack(
+      {
+        name,
+        sourceFor: (dst) => this.sourceFor(dst),
+        sendTcp: (src, dst, segment, ttl) => this.sendTcp(src, dst, segment, ttl),
+        badChecksum: (src, dst) => this.dropped(src.text, dst.text, 'bad-checksum'),
+      },
+      ctx.clock,
+      hashText(name),
+    );
   }
 
   /** Adds interface `ifname` on `segment` (by name or object), with its link to the segment's switch. */
@@ -123,6 +141,36 @@ export class Host implements UdpStack {
   setDefaultGateway(ip: string): void {
     const gw = this.ctx.addresses.parse(ip);
     this.gateways.set(gw.family, gw);
+  }
+
+  /**
+   * net.ipv4.ip_forward=1 and net.ipv6.conf.all.forwarding=1: packets for addresses that are not the
+   * host's are routed on, one TTL / hop limit less; one that would reach zero is dropped (traced
+   * `ttl-exceeded`; the ICMP time-exceeded Linux sends is not modelled).
+   */
+  enableForwarding(): void {
+    this.forwarding = true;
+  }
+
+  /**
+   * `ip route replace PREFIX nexthop via A nexthop via B …`: installs or replaces the route for `prefix`
+   * (IPv4 or IPv6) through on-link gateways; none removes it. With several, each flow (source and
+   * destination address) takes one of them (see multipathIndex). A next hop is used whatever its
+   * neighbour entry says (fib_multipath_use_neigh=0), a FAILED one included; a gateway no interface's
+   * subnet holds makes the packets that hash to it dropped (`no-route`).
+   */
+  setRoute(prefix: string, nexthops: readonly string[]): void {
+    this.multipathSeed ??= this.ctx.fork().nextUint32();
+    this.routeTable.set(prefix, nexthops);
+  }
+
+  removeRoute(prefix: string): boolean {
+    return this.routeTable.remove(prefix);
+  }
+
+  /** The static routes, IPv4 first, by prefix; next hops sorted by address. */
+  routes(): { prefix: string; nexthops: string[] }[] {
+    return this.routeTable.list();
   }
 
   /**
@@ -200,6 +248,48 @@ export class Host implements UdpStack {
   }
 
   /** @internal */
+  listenTcp(
+    gate: Gate,
+    port: number,
+    onAccept: (conn: SimStream) => void,
+    address: string | undefined,
+  ): { close(): void } {
+    let bound: Addr | undefined;
+    if (address !== undefined) {
+      bound = this.ctx.addresses.parse(address);
+      if (bound.ip.value === 0n) bound = undefined;
+      else if (!this.isLocalKey(bound.key))
+        throw new SimAddressNotLocalError(`${this.name}: ${address} is not an address of this host`);
+    }
+    return this.tcp.listen(gate, port, bound, onAccept);
+  }
+
+  /** @internal */
+  connectTcp(
+    gate: Gate,
+    o: { remote: string; port: number; local?: string; timeoutMs: number; ttl?: number },
+  ): Promise<SimStream> {
+    const book = this.ctx.addresses;
+    const remote = book.parse(o.remote);
+    if (!unicast(remote)) throw new SimConfigError(`${this.name}: cannot connect to ${o.remote}`);
+    let local: Addr | undefined;
+    if (o.local !== undefined) {
+      local = book.parse(o.local);
+      if (local.family !== remote.family)
+        throw new SimConfigError(`${this.name}: ${o.local} and ${o.remote} are not of one family`);
+      if (!this.isLocalKey(local.key))
+        throw new SimAddressNotLocalError(`${this.name}: ${o.local} is not an address of this host`);
+    }
+    return this.tcp.connect(gate, {
+      remote,
+      port: o.port,
+      local,
+      timeoutMs: o.timeoutMs,
+      ttl: o.ttl ?? DEFAULT_TTL,
+    });
+  }
+
+  /** @internal */
   openRawPort(ifname: string, gate: Gate, filter: FrameFilter | undefined): SimRawPort {
     return new SimRawPort(this.interface(ifname), gate, filter);
   }
@@ -239,39 +329,29 @@ export class Host implements UdpStack {
       this.ctx.clock.setTimer('sim:loopback', 0, () => this.deliverUdp(src, dst, srcPort, to.port, copy));
       return;
     }
-    const route = this.route(dst);
-    const src = socket.bound ?? (dst.family === 4 ? route?.iface.ipv4 : route?.iface.ipv6)?.addr;
+    const route = this.route(dst, socket.bound?.key);
+    const src = socket.bound ?? (route === undefined ? undefined : ifAddress(route.iface, dst.family));
     if (route === undefined || src === undefined)
       return this.dropped(socket.local.address, dst.text, 'no-route');
-    const udp = encodeUdp(src, dst, srcPort, to.port, payload);
-    if (dst.family === 4) {
-      const packet = encodeIpv4(src.key as number, dst.key as number, PROTOCOL_UDP, this.ident++, udp);
-      route.iface.arp.output(route.next, ETHERTYPE_IPV4, packet);
-    } else {
-      const packet = encodeIpv6({
-        trafficClass: 0,
-        flowLabel: 0,
-        nextHeader: PROTOCOL_UDP,
-        hopLimit: HOP_LIMIT,
-        src: src.ip,
-        dst: dst.ip,
-        payload: udp,
-      });
-      route.iface.nd.output(route.next, ETHERTYPE_IPV6, packet);
-    }
+    this.output(route, src, dst, PROTOCOL_UDP, encodeUdp(src, dst, srcPort, to.port, payload), DEFAULT_TTL);
   }
 
   /** @internal */
   ipv4Input(_iface: NetInterface, frame: Uint8Array): void {
     const h = parseIpv4(frame, 14);
-    // Not for a local address: dropped, as a host that does not forward does.
-    if (h === undefined || !this.isLocalKey(h.dst) || h.protocol !== PROTOCOL_UDP) return;
+    if (h === undefined) return;
+    // Not for a local address: forwarded by a router, dropped by a host.
+    if (!this.isLocalKey(h.dst)) {
+      if (this.forwarding) this.forward4(frame, h.payloadStart - 14, h.payloadEnd);
+      return;
+    }
+    if (h.protocol !== PROTOCOL_UDP && h.protocol !== PROTOCOL_TCP) return;
     const book = this.ctx.addresses;
-    this.udpInput(
-      book.at(frame, V4_SRC, 4),
-      book.at(frame, V4_DST, 4),
-      frame.subarray(h.payloadStart, h.payloadEnd),
-    );
+    const src = book.at(frame, V4_SRC, 4);
+    const dst = book.at(frame, V4_DST, 4);
+    const payload = frame.subarray(h.payloadStart, h.payloadEnd);
+    if (h.protocol === PROTOCOL_UDP) this.udpInput(src, dst, payload);
+    else this.tcp.input(src, dst, payload);
   }
 
   /** @internal */
@@ -284,11 +364,19 @@ export class Host implements UdpStack {
       throw e;
     }
     const dst = ipKeyAt(frame, V6_DST, 6);
-    if (isIpv6Multicast(packet.dst) ? !iface.joined(dst) : !this.isLocalKey(dst)) return;
+    if (isIpv6Multicast(packet.dst)) {
+      if (!iface.joined(dst)) return;
+    } else if (!this.isLocalKey(dst)) {
+      if (this.forwarding) this.forward6(frame, packet);
+      return;
+    }
     if (packet.nextHeader === NEXT_HEADER_ICMPV6) return ndiscInput(iface, packet);
-    if (packet.nextHeader !== PROTOCOL_UDP) return;
+    if (packet.nextHeader !== PROTOCOL_UDP && packet.nextHeader !== PROTOCOL_TCP) return;
     const book = this.ctx.addresses;
-    this.udpInput(book.at(frame, V6_SRC, 6), book.at(frame, V6_DST, 6), packet.payload);
+    const src = book.at(frame, V6_SRC, 6);
+    const to = book.at(frame, V6_DST, 6);
+    if (packet.nextHeader === PROTOCOL_UDP) this.udpInput(src, to, packet.payload);
+    else this.tcp.input(src, to, packet.payload);
   }
 
   /** @internal A packet the neighbour layer could not send. */
@@ -319,13 +407,110 @@ export class Host implements UdpStack {
     socket.receive(payload, { address: src.text, port: srcPort });
   }
 
-  /** Connected subnets first (in attach order), then the default gateway of the family. */
-  private route(dst: Addr): { iface: NetInterface; next: Addr } | undefined {
-    for (const iface of this.ifaces.values()) if (iface.contains(dst)) return { iface, next: dst };
+  /**
+   * fib_lookup: the longest of the connected subnets (the first attached on a tie), the static routes
+   * (a connected subnet wins a tie) and the default gateway (/0). `src` feeds the multipath hash; a
+   * locally originated packet not yet bound to an address hashes with 0, as Linux's first lookup does.
+   */
+  private route(dst: Addr, src: IpKey | undefined): Route | undefined {
+    let connected: NetInterface | undefined;
+    let length = -1;
+    for (const iface of this.ifaces.values()) {
+      if (!iface.contains(dst)) continue;
+      const l = (dst.family === 4 ? iface.ipv4 : iface.ipv6)!.prefix.length;
+      if (l > length) {
+        connected = iface;
+        length = l;
+      }
+    }
+    const r = this.routeTable.size === 0 ? undefined : this.routeTable.lookup(dst);
+    if (r !== undefined && r.prefix.length > length) {
+      const hops = r.nexthops;
+      const gw =
+        hops.length === 1 ? hops[0]! : hops[multipathIndex(this.multipathSeed!, src, dst.key, hops.length)]!;
+      return this.onLink(gw);
+    }
+    if (connected !== undefined) return { iface: connected, next: dst };
     const gw = this.gateways.get(dst.family);
-    if (gw === undefined) return undefined;
+    return gw === undefined ? undefined : this.onLink(gw);
+  }
+
+  /** The interface whose subnet holds gateway `gw`. */
+  private onLink(gw: Addr): Route | undefined {
     for (const iface of this.ifaces.values()) if (iface.contains(gw)) return { iface, next: gw };
     return undefined;
+  }
+
+  /** The source address a connection to `dst` gets: the outgoing interface's (or `dst` itself if local). */
+  private sourceFor(dst: Addr): Addr | undefined {
+    if (this.isLocalKey(dst.key)) return dst;
+    const route = this.route(dst, undefined);
+    return route === undefined ? undefined : ifAddress(route.iface, dst.family);
+  }
+
+  private sendTcp(src: Addr, dst: Addr, segment: Uint8Array, ttl: number): void {
+    if (this.isLocalKey(dst.key)) {
+      // A local destination goes through lo, never on a wire.
+      this.ctx.clock.setTimer('sim:loopback', 0, () => this.tcp.input(src, dst, segment));
+      return;
+    }
+    const route = this.route(dst, src.key);
+    if (route === undefined) return this.dropped(src.text, dst.text, 'no-route');
+    this.output(route, src, dst, PROTOCOL_TCP, segment, ttl);
+  }
+
+  /** ip_output / ip6_output: the IP header, then the neighbour layer of the route's interface. */
+  private output(
+    route: Route,
+    src: Addr,
+    dst: Addr,
+    protocol: number,
+    payload: Uint8Array,
+    ttl: number,
+  ): void {
+    if (dst.family === 4) {
+      const packet = encodeIpv4(src.key as number, dst.key as number, protocol, this.ident++, payload, ttl);
+      route.iface.arp.output(route.next, ETHERTYPE_IPV4, packet);
+    } else {
+      const packet = encodeIpv6({
+        trafficClass: 0,
+        flowLabel: 0,
+        nextHeader: protocol,
+        hopLimit: ttl,
+        src: src.ip,
+        dst: dst.ip,
+        payload,
+      });
+      route.iface.nd.output(route.next, ETHERTYPE_IPV6, packet);
+    }
+  }
+
+  /** ip_forward: one hop less, then the route (the multipath hash sees the packet's own source). */
+  private forward4(frame: Uint8Array, headerLength: number, end: number): void {
+    const book = this.ctx.addresses;
+    const src = book.at(frame, V4_SRC, 4);
+    const dst = book.at(frame, V4_DST, 4);
+    if (!unicast(dst)) return;
+    const packet = forwardedIpv4(frame.subarray(14, end), headerLength);
+    if (packet === undefined) return this.dropped(src.text, dst.text, 'ttl-exceeded');
+    const route = this.route(dst, src.key);
+    if (route === undefined) return this.dropped(src.text, dst.text, 'no-route');
+    route.iface.arp.output(route.next, ETHERTYPE_IPV4, packet);
+  }
+
+  /** ip6_forward: RFC 8200 §3, the hop limit is decremented by one by each node that forwards the packet. */
+  private forward6(frame: Uint8Array, packet: Ipv6Packet): void {
+    const book = this.ctx.addresses;
+    const src = book.at(frame, V6_SRC, 6);
+    const dst = book.at(frame, V6_DST, 6);
+    if (packet.hopLimit <= 1) return this.dropped(src.text, dst.text, 'ttl-exceeded');
+    const route = this.route(dst, src.key);
+    if (route === undefined) return this.dropped(src.text, dst.text, 'no-route');
+    route.iface.nd.output(
+      route.next,
+      ETHERTYPE_IPV6,
+      encodeIpv6({ ...packet, hopLimit: packet.hopLimit - 1 }),
+    );
   }
 
   private dropped(src: string, dst: string, reason: PacketDropReason): void {
@@ -341,6 +526,23 @@ export class Host implements UdpStack {
         reason,
       });
   }
+}
+
+interface Route {
+  readonly iface: NetInterface;
+  /** The neighbour the packet goes to: the destination itself on a connected subnet, else a gateway. */
+  readonly next: Addr;
+}
+
+function ifAddress(iface: NetInterface, family: IpFamily): Addr | undefined {
+  return (family === 4 ? iface.ipv4 : iface.ipv6)?.addr;
+}
+
+/** A number from the host's name (the TCP initial sequence number key). */
+function hashText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
 }
 
 /** Unicast only: broadcast and multicast UDP are not modelled. */

@@ -11,6 +11,7 @@ export { AddressSet } from './address-set.ts';
 export { LINUX_NEIGHBOUR_DEFAULTS, type NeighbourParams } from './neighbour-params.ts';
 export type { NeighbourState, NeighbourView } from './neighbour-state.ts';
 export { SimProcess, type ProcessState } from './process.ts';
+export { SimStream } from './tcp-stream.ts';
 export type { FrameFilter } from './raw-port.ts';
 export { ownedAddressFilter } from './owned-filter.ts';
 export { EchoServer, type ProberOptions } from './probes.ts';
@@ -19,7 +20,10 @@ export {
   SimAddressInUseError,
   SimAddressNotLocalError,
   SimConfigError,
+  SimConnectTimeoutError,
+  SimConnectionRefusedError,
   SimDuplicateError,
+  SimNetworkUnreachableError,
   SimStalledError,
   SimTimeoutError,
   SimUnknownHostError,

@@ -5,8 +5,9 @@ import { finish, onesSum } from './checksum.ts';
 
 const IPV4_HEADER_LENGTH = 20;
 export const PROTOCOL_UDP = 17;
+export const PROTOCOL_TCP = 6;
 /** Linux's default TTL (net.ipv4.ip_default_ttl). */
-const TTL = 64;
+export const DEFAULT_TTL = 64;
 /** Don't Fragment: Linux sets it on UDP by default (path MTU discovery "want"). */
 const FLAG_DF = 0x4000;
 
@@ -16,6 +17,7 @@ export function encodeIpv4(
   protocol: number,
   ident: number,
   payload: Uint8Array,
+  ttl = DEFAULT_TTL,
 ): Uint8Array {
   const out = new Uint8Array(IPV4_HEADER_LENGTH + payload.length);
   const v = new DataView(out.buffer);
@@ -23,13 +25,31 @@ export function encodeIpv4(
   v.setUint16(2, out.length);
   v.setUint16(4, ident & 0xffff);
   v.setUint16(6, FLAG_DF);
-  v.setUint8(8, TTL);
+  v.setUint8(8, ttl);
   v.setUint8(9, protocol);
   v.setInt32(12, src);
   v.setInt32(16, dst);
   // RFC 791 §3.1: the checksum is computed over the header with the checksum field zero.
   v.setUint16(10, finish(onesSum(out, 0, IPV4_HEADER_LENGTH)));
   out.set(payload, IPV4_HEADER_LENGTH);
+  return out;
+}
+
+/**
+ * ip_forward on a copy of the packet: one hop less, and the header checksum again (RFC 791 §3.1: "the
+ * checksum must be recomputed at each point that the internet header is processed"). Returns undefined
+ * when the TTL would reach zero: dropped (Linux sends ICMP time exceeded, which is not modelled).
+ */
+export function forwardedIpv4(packet: Uint8Array, headerLength: number): Uint8Array | undefined {
+  const ttl = packet[8]!;
+  if (ttl <= 1) return undefined;
+  const out = packet.slice();
+  out[8] = ttl - 1;
+  out[10] = 0;
+  out[11] = 0;
+  const sum = finish(onesSum(out, 0, headerLength));
+  out[10] = sum >> 8;
+  out[11] = sum & 0xff;
   return out;
 }
 

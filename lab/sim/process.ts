@@ -6,6 +6,7 @@ import type { Host } from './host.ts';
 import { ProcessClock } from './process-clock.ts';
 import { EchoServer } from './probes.ts';
 import type { FrameFilter } from './raw-port.ts';
+import type { SimStream } from './tcp-stream.ts';
 
 export type ProcessState = 'running' | 'frozen' | 'killed';
 
@@ -22,7 +23,8 @@ const RECEIVE_QUEUE_LIMIT = 256;
  * Frozen: its timers do not fire and deliveries to its sockets queue (up to a socket-buffer's worth each);
  * it sends nothing. Resumed: the overdue timers fire first, late and in due order, then the queued
  * deliveries in arrival order, as a Node process's event loop would (timers phase before poll phase).
- * Killed: every timer is cancelled, every socket closed, queued deliveries dropped, then `onKill` hooks run.
+ * Killed: every timer is cancelled, every socket closed (TCP connections as the kernel closes a dead
+ * process's: see SimStream.abort), queued deliveries dropped, then `onKill` hooks run.
  */
 export class SimProcess implements Gate {
   readonly clock: Clock;
@@ -55,6 +57,30 @@ export class SimProcess implements Gate {
   /** A packet socket on `ifname` owned by this process (see Host.rawPort). */
   rawPort(ifname: string, filter?: FrameFilter): FramePort {
     return this.host.openRawPort(ifname, this, filter);
+  }
+
+  /**
+   * A TCP listener owned by this process on `port` of `address` (default: every local address of both
+   * families). It accepts from any peer; `onAccept` runs as the process runs (after resume, if frozen).
+   */
+  tcpListen(port: number, onAccept: (conn: SimStream) => void, address?: string): { close(): void } {
+    return this.host.listenTcp(this, port, onAccept, address);
+  }
+
+  /**
+   * A TCP connection owned by this process (see SimStream). Rejects with SimConnectionRefusedError when
+   * the peer resets the SYN, SimConnectTimeoutError after `timeoutMs` (the SYN is retransmitted at 1, 2,
+   * 4 … s meanwhile), SimNetworkUnreachableError when no route leads to `remote`. `ttl` (default 64) is
+   * the TTL / hop limit of every packet sent; receivers do not check it.
+   */
+  tcpConnect(o: {
+    remote: string;
+    port: number;
+    local?: string;
+    timeoutMs: number;
+    ttl?: number;
+  }): Promise<SimStream> {
+    return this.host.connectTcp(this, o);
   }
 
   /** An echo server run by this process, on every local address of both families. */
@@ -102,7 +128,10 @@ export class SimProcess implements Gate {
     this.timers.killAll();
     this.inbox = [];
     this.queued.clear();
-    for (const port of [...this.owned]) port.close();
+    for (const port of [...this.owned]) {
+      if (port.abort !== undefined) port.abort();
+      else port.close();
+    }
     this.trace('killed');
     for (const hook of this.killHooks) hook();
   }

@@ -6,6 +6,7 @@ export type FrameDropReason = 'loss' | 'link-down' | 'partition';
 /** Why an IP packet or a datagram was not sent or not delivered. */
 export type PacketDropReason =
   | 'no-route'
+  | 'ttl-exceeded'
   | 'link-down'
   | 'neighbour-failed'
   | 'unresolved-queue-full'
