@@ -1,17 +1,15 @@
 import type { NodeRef } from '../../../core/membership/index.ts';
+import { IpAddress, Prefix } from '../../../core/net/index.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
-import type { Topology } from '../../model/topology.ts';
+import type { Impairment, Topology, TopologyNode } from '../../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../runner/backend.ts';
 import { AddressSet, Network, type Host } from '../../sim/index.ts';
-import {
-  ingressAddresses,
-  labAddresses,
-  labCluster,
-  lblabNodes,
-  serviceAddresses,
-  type LabCluster,
-} from '../cluster.ts';
+import { ingressAddresses, labCluster, lblabNodes, serviceAddresses, type LabCluster } from '../cluster.ts';
+import { startEmulatedRouter, type EmulatedRouter } from './emulated-router.ts';
 import { startEmulatedSpeaker, type EmulatedSpeaker } from './emulated-speaker.ts';
+import { defaultGateways } from './gateways.ts';
+import { endpointNodes, isLocal, withEndpoints } from './endpoints.ts';
+import { routerPeers } from './router-peers.ts';
 import { sharedElection } from './shared-election.ts';
 
 /** How long a scenario may wait on one thing, in virtual time, before the run is declared stuck. */
@@ -19,6 +17,8 @@ const driveLimitMs = 10 * 60_000;
 const echoPort = 7777;
 /** A speaker's grace window on a graceful restart, as `lblab speaker --grace-ms` defaults to. */
 const graceMs = 2000;
+/** `carrier` for a client behind a router: the node that answers a burst this short (the router's ECMP choice). */
+const carrierProbe = { ratePps: 100, seconds: 0.05 };
 
 /**
  * A topology built on the emulated network: every lblab-node runs the real speaker in a process, the
@@ -26,7 +26,10 @@ const graceMs = 2000;
  */
 export class EmulatedLab implements RunningLab {
   private readonly speakers = new Map<string, EmulatedSpeaker>();
+  private readonly routers = new Map<string, EmulatedRouter>();
   private readonly hosts = new Map<string, Host>();
+  /** Addresses of externalTrafficPolicy Local Services, per node: only where the Service has an endpoint. */
+  private readonly localAddresses = new Map<string, AddressSet>();
   private readonly refs: NodeRef[];
   private restarts = 0;
   private readonly election = sharedElection();
@@ -34,7 +37,7 @@ export class EmulatedLab implements RunningLab {
   private constructor(
     private readonly topology: Topology,
     private readonly net: Network,
-    private readonly cluster: LabCluster,
+    private cluster: LabCluster,
     private readonly o: UpOptions,
   ) {
     this.refs = lblabNodes(this.topology).map((n) => ({
@@ -49,29 +52,32 @@ export class EmulatedLab implements RunningLab {
     const lab = new EmulatedLab(topology, net, cluster, o);
     for (const seg of topology.segments) net.segment(seg.name);
     for (const node of topology.nodes) {
-      if (node.kind === 'router') {
-        o.timeline({
-          source: node.name,
-          kind: 'lab',
-          message: 'router left out: the emulated backend has no routers yet',
-        });
-        continue;
-      }
       const host = net.host(node.name);
       lab.hosts.set(node.name, host);
       for (const a of node.attachments) {
         host.attach(a.interface, a.segment, { ipv4: a.ipv4, ipv6: a.ipv6, impairment: a.impairment });
       }
     }
+    for (const [name, gateways] of defaultGateways(topology))
+      for (const gw of gateways) lab.hosts.get(name)!.setDefaultGateway(gw);
     // Delivered locally as kube-proxy would: on loopback, never answered by the kernel in ARP/NDP. One
-    // set shared by every node: 2000 nodes × 10,000 addresses would otherwise be 20 million entries.
-    const addresses = new AddressSet(labAddresses(cluster));
+    // set shared by every node for the Cluster Services: 2000 nodes × 10,000 addresses would otherwise be
+    // 20 million entries. Local Services get a set per node, holding them only where they have endpoints.
+    const services = cluster.snapshot.services;
+    const addresses = new AddressSet(services.filter((s) => !isLocal(s)).flatMap(ingressAddresses));
     for (const node of lblabNodes(lab.topology)) {
       const host = lab.hosts.get(node.name)!;
       host.addLoopbackSet(addresses);
+      if (services.some(isLocal)) {
+        const local = new AddressSet();
+        lab.localAddresses.set(node.name, local);
+        host.addLoopbackSet(local);
+      }
       host.echoServer(echoPort, node.name);
-      lab.startSpeaker(node.name);
+      lab.startSpeaker(node.name, false);
     }
+    lab.deliverLocalServices();
+    topology.nodes.filter((n) => n.kind === 'router').forEach((node, i) => lab.startRouter(node, i));
     return lab;
   }
 
@@ -106,6 +112,12 @@ export class EmulatedLab implements RunningLab {
   }
 
   async carrier(client: string, address: string): Promise<string | undefined> {
+    if (this.topology.nodes.find((n) => n.name === client)?.behind !== undefined) {
+      // Behind a router the client sees no node's MAC: ask the data plane. The runner does not drive
+      // time for this call, so it drives the burst itself.
+      const summary = await this.drive(this.probe(client, address, carrierProbe));
+      return summary.servers[0]?.server;
+    }
     const host = this.host(client);
     for (const iface of host.interfaces()) {
       const mac = host.neighbour(iface.name, address)?.mac;
@@ -114,6 +126,28 @@ export class EmulatedLab implements RunningLab {
         if (h.interfaces().some((i) => i.mac.toString() === mac)) return name;
     }
     return undefined;
+  }
+
+  async nexthops(router: string, address: string): Promise<string[]> {
+    const ip = IpAddress.parse(address);
+    const best = this.host(router)
+      .routes()
+      .map((r) => ({ prefix: Prefix.parse(r.prefix), nexthops: r.nexthops }))
+      .filter((r) => r.prefix.family === ip.family && r.prefix.contains(ip))
+      .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    return (best?.nexthops ?? []).map((h) => this.nodeAt(h) ?? h).sort();
+  }
+
+  async setEndpoints(service: string, nodes: readonly string[]): Promise<void> {
+    const snapshot = withEndpoints(this.cluster.snapshot, service, nodes);
+    this.cluster = { ...this.cluster, snapshot };
+    this.deliverLocalServices();
+    for (const s of this.speakers.values()) s.setCluster(snapshot);
+  }
+
+  async impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void> {
+    const h = this.host(host);
+    h.interface(iface ?? h.interfaces()[0]!.name).link.impair(impairment ?? {});
   }
 
   async announcers(address: string): Promise<string[]> {
@@ -135,9 +169,10 @@ export class EmulatedLab implements RunningLab {
       }
     };
     return {
+      // Power loss: the wire goes first, so nothing the dying process closes (no FIN) reaches anyone.
       kill: async () => {
-        speaker()?.process.kill();
         allLinks(false);
+        speaker()?.process.kill();
       },
       hang: async () => {
         speaker()?.process.freeze();
@@ -147,17 +182,18 @@ export class EmulatedLab implements RunningLab {
         allLinks(true);
         speaker()?.process.resume();
       },
+      // SIGTERM with `--on-stop restart`: the L2 leave and the BGP stop run side by side, as in the CLI.
       restart: async () => {
         const s = speaker();
         if (s) {
-          await s.speaker.leave(graceMs);
+          await Promise.all([s.speaker.leave(graceMs), s.bgp?.stopForRestart()]);
           s.process.kill();
         }
-        this.startSpeaker(name);
+        this.startSpeaker(name, true);
       },
       revive: async () => {
         allLinks(true);
-        this.startSpeaker(name);
+        this.startSpeaker(name, false);
       },
       linkDown: async (iface) => host.linkDown(iface ?? host.interfaces()[0]!.name),
       linkUp: async (iface) => host.linkUp(iface ?? host.interfaces()[0]!.name),
@@ -179,17 +215,31 @@ export class EmulatedLab implements RunningLab {
       })),
       ...(this.speakers.has(name) && { speaker: this.speakers.get(name)!.process.name }),
     }));
+    const routers = [...this.routers].map(([name, r]) => {
+      const node = this.topology.nodes.find((n) => n.name === name)!;
+      return {
+        name,
+        impl: node.impl,
+        runsAs: "lblab's emulated router",
+        asn: node.asn,
+        sessions: [...r.daemon.sessions()].map(([peer, s]) => ({ peer, state: s.state })),
+        routes: this.host(name)
+          .routes()
+          .map((route) => ({ prefix: route.prefix, via: route.nexthops.map((h) => this.nodeAt(h) ?? h) })),
+      };
+    });
     const services = await Promise.all(
       this.cluster.snapshot.services.map(async (svc) => {
         const addresses = ingressAddresses(svc);
         return {
           name: `${svc.metadata.namespace}/${svc.metadata.name}`,
           addresses,
+          endpoints: endpointNodes(this.cluster.snapshot, svc),
           announcedBy: await this.announcers(addresses[0]!),
         };
       }),
     );
-    return { topology: this.topology.name, hosts, services };
+    return { topology: this.topology.name, hosts, routers, services };
   }
 
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {
@@ -202,10 +252,56 @@ export class EmulatedLab implements RunningLab {
 
   async down(): Promise<void> {
     for (const s of this.speakers.values()) if (s.process.state !== 'killed') s.process.kill();
+    for (const r of this.routers.values()) if (r.process.state !== 'killed') r.process.kill();
     this.speakers.clear();
+    this.routers.clear();
   }
 
-  private startSpeaker(name: string): void {
+  /** Local Services' addresses on the loopback of exactly the nodes with one of their endpoints. */
+  private deliverLocalServices(): void {
+    if (this.localAddresses.size === 0) return;
+    const local = this.cluster.snapshot.services.filter(isLocal);
+    for (const [node, set] of this.localAddresses) {
+      for (const svc of local) {
+        const here = endpointNodes(this.cluster.snapshot, svc).includes(node);
+        for (const ip of ingressAddresses(svc)) {
+          if (here) set.add(ip);
+          else set.delete(ip);
+        }
+      }
+    }
+  }
+
+  private startRouter(node: TopologyNode, index: number): void {
+    const log = (message: string) => this.o.timeline({ source: node.name, kind: 'bgp', message });
+    const { peers, leftOut } = routerPeers(this.topology, node, this.cluster.config, this.cluster.snapshot);
+    this.o.timeline({
+      source: node.name,
+      kind: 'lab',
+      message: `${node.name} (${node.impl ?? 'emulated'}) runs as lblab's emulated router: AS ${node.asn}, BGP with ${peers.map((p) => p.node).join(', ') || 'nobody'}, graceful-restart helper, ECMP`,
+    });
+    for (const l of leftOut) log(`peer ${l.node} left out: ${l.reason}`);
+    this.routers.set(
+      node.name,
+      startEmulatedRouter({
+        host: this.host(node.name),
+        node,
+        peers,
+        seed: (this.o.seed ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0,
+        log,
+      }),
+    );
+  }
+
+  /** The lblab-node that has `address` on one of its interfaces. */
+  private nodeAt(address: string): string | undefined {
+    const ip = IpAddress.parse(address);
+    return lblabNodes(this.topology).find((n) =>
+      n.attachments.some((a) => [a.ipv4, a.ipv6].some((c) => IpAddress.parse(c.split('/')[0]!).equals(ip))),
+    )?.name;
+  }
+
+  private startSpeaker(name: string, restarting: boolean): void {
     const node = lblabNodes(this.topology).find((n) => n.name === name)!;
     const restart = this.restarts++;
     const verbose = this.refs.length <= 16;
@@ -220,6 +316,7 @@ export class EmulatedLab implements RunningLab {
         config: this.cluster.config,
         cluster: this.cluster.snapshot,
         seed: (this.o.seed ^ Math.imul(restart + 1, 0x9e3779b1)) >>> 0,
+        restarting,
         assign: this.election,
         filterFrames: !verbose,
         logOwnership: verbose ? 'every-service' : 'own-services',

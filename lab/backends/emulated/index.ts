@@ -13,8 +13,8 @@ export const emulatedBackend: Backend = {
     ['link', true],
     ['partition', true],
     ['impair', true],
-    ['bgp', 'no emulated BGP routers yet (they arrive with the BGP engine)'],
-    ['bfd', 'no BFD yet (it arrives with the BFD issue)'],
+    ['bgp', true],
+    ['bfd', true],
   ]),
   up: (topology, options) => EmulatedLab.create(topology, options),
 };

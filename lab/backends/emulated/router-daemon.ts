@@ -1,0 +1,238 @@
+/**
+ * The BGP daemon of an emulated router: core's BgpSession per neighbour (the real FSM and wire codec),
+ * BFD per neighbour, and the RIB → FIB step of a router's routing stack. It advertises nothing; it
+ * learns the nodes' service prefixes and forwards to them (ECMP over every node announcing a prefix).
+ */
+import { AFI_IPV4, AFI_IPV6, SAFI_UNICAST } from '../../../core/bgp/afi.ts';
+import type { ReceivedRoute } from '../../../core/bgp/rib/adj-rib-in.ts';
+import { BgpSession, type SessionEvent } from '../../../core/bgp/session/session.ts';
+import type { BgpConnection, BgpConnector } from '../../../core/bgp/session/transport.ts';
+import { IpAddress } from '../../../core/net/index.ts';
+import type { Clock } from '../../../core/runtime/clock.ts';
+import type { Random } from '../../../core/runtime/random.ts';
+import type { BfdWatch, BfdWatcher } from '../../../core/speaker/bfd-watcher.ts';
+import type { RouterPeer } from './router-peers.ts';
+
+/**
+ * From a RIB change to the route being in the kernel. FRR's bgpd hands a best-path change to zebra,
+ * which queues it and installs it over netlink: a few milliseconds on an idle router. This is a first
+ * estimate; the lead calibrates it against the netns tier (FRR in a namespace).
+ */
+export const FIB_INSTALL_DELAY_MS = 5;
+
+/** FRR's defaults: graceful-restart helper with a restart time of 120 s; connect retry 120 s. */
+const RESTART_TIME_SEC = 120;
+const CONNECT_RETRY_SEC = 120;
+const BGP_PORT = 179;
+
+/** Where the daemon's routes go: the router host's forwarding table. */
+export interface Fib {
+  setRoute(prefix: string, nexthops: readonly string[]): void;
+  removeRoute(prefix: string): void;
+}
+
+export interface RouterDaemonDeps {
+  name: string;
+  asn: number;
+  routerId: IpAddress;
+  peers: readonly RouterPeer[];
+  clock: Clock;
+  random: Random;
+  connector: BgpConnector;
+  /** Runs the BFD sessions of peers with a BFD profile. */
+  bfd?: BfdWatcher;
+  fib: Fib;
+  log: (message: string) => void;
+}
+
+interface Neighbour {
+  peer: RouterPeer;
+  address: IpAddress;
+  session: BgpSession;
+  bfd?: BfdWatch;
+}
+
+export class RouterDaemon {
+  private readonly neighbours: Neighbour[];
+  /** What the FIB will hold once the installs queued so far are done, as a comparable key. */
+  private queued = '';
+  private installed = new Map<string, string[]>();
+
+  constructor(private readonly deps: RouterDaemonDeps) {
+    const connector: BgpConnector = {
+      connect: (o) => deps.connector.connect(o).then((conn) => this.watched(conn)),
+    };
+    this.neighbours = deps.peers.map((peer) => {
+      const address = IpAddress.parse(peer.nodeAddress);
+      const session = new BgpSession({
+        name: peer.node,
+        config: {
+          localAs: deps.asn,
+          peerAs: peer.peerAs,
+          routerId: deps.routerId,
+          holdTimeSec: peer.holdTimeSec,
+          keepaliveSec: peer.keepaliveSec,
+          connectRetrySec: CONNECT_RETRY_SEC,
+          passive: false,
+          // Both families offered: the OPENs agree on what the node's BGPPeer carries (RFC 4760 §8).
+          families: [
+            { afi: AFI_IPV4, safi: SAFI_UNICAST },
+            { afi: AFI_IPV6, safi: SAFI_UNICAST },
+          ],
+          gracefulRestart: { restartTimeSec: RESTART_TIME_SEC, restarting: false },
+        },
+        peer: address,
+        port: BGP_PORT,
+        localAddress: IpAddress.parse(peer.routerAddress),
+        ttl: peer.direct ? 1 : 255,
+        connectTimeoutMs: 5000,
+        clock: deps.clock,
+        random: deps.random.fork(),
+        connector,
+        log: (e) => {
+          const line = describe(e);
+          if (line !== undefined) this.log(`${peer.node}: ${line}`);
+          this.changed();
+        },
+      });
+      return { peer, address, session };
+    });
+    for (const n of this.neighbours) {
+      if (n.peer.bfd !== undefined) this.watchBfd(n);
+      n.session.start();
+    }
+  }
+
+  /** A connection to the router's port 179: it belongs to the neighbour it comes from. */
+  accept(conn: BgpConnection): void {
+    const n = this.neighbours.find((x) => x.address.equals(conn.remoteAddress));
+    if (n === undefined) {
+      this.log(`refused a connection from ${conn.remoteAddress.toString()}: not a neighbour`);
+      return conn.close();
+    }
+    n.session.accept(this.watched(conn));
+  }
+
+  /** Sessions by node name. */
+  sessions(): ReadonlyMap<string, BgpSession> {
+    return new Map(this.neighbours.map((n) => [n.peer.node, n.session]));
+  }
+
+  /** Every prefix any session holds (stale ones too, as a graceful-restart helper keeps them) → next hops. */
+  rib(): Map<string, string[]> {
+    const out = new Map<string, Set<string>>();
+    for (const n of this.neighbours) {
+      for (const r of n.session.received.list()) {
+        const via = nextHop(r);
+        if (via === undefined) continue;
+        const key = r.prefix.toString();
+        let set = out.get(key);
+        if (set === undefined) out.set(key, (set = new Set()));
+        set.add(via);
+      }
+    }
+    return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, s]) => [p, [...s].sort()]));
+  }
+
+  /** What the router forwards by now: the RIB as of FIB_INSTALL_DELAY_MS ago. */
+  fib(): ReadonlyMap<string, readonly string[]> {
+    return this.installed;
+  }
+
+  /**
+   * BFD down ends the BGP session at once (RFC 5882 §4.3); a peer that stopped BFD administratively is no
+   * failure (RFC 5882 §3.2). FRR, which this router stands in for, sends that Cease (BFD Down, RFC 9384)
+   * as a Hard Reset when both sides set the N bit (its bgp_notify_send_hard_reset follows RFC 8538 §5.1),
+   * so as a graceful-restart helper it keeps none of the peer's routes either: they go now, C bit set or
+   * not. Core's session would keep them stale when N was agreed, hence the explicit clear.
+   */
+  private watchBfd(n: Neighbour): void {
+    const spec = n.peer.bfd!;
+    const bfd = this.deps.bfd;
+    if (bfd === undefined) throw new Error(`router ${this.deps.name}: ${n.peer.node} needs BFD, none runs`);
+    n.bfd = bfd.watch(spec, (c) => {
+      this.log(`${n.peer.node}: BFD ${c.previous} → ${c.state} (${c.reason})`);
+      if (c.previous !== 'up' || c.state === 'up') return;
+      if (c.remoteState === 'admin-down') {
+        this.log(`${n.peer.node}: the peer stopped BFD administratively; the BGP session is left alone`);
+        return;
+      }
+      n.session.bfdDown(c.remoteControlPlaneIndependent, false);
+      n.session.received.clear();
+      this.changed();
+    });
+  }
+
+  /** A connection whose every input is followed by a RIB check, as bgpd recomputes after each UPDATE. */
+  private watched(conn: BgpConnection): BgpConnection {
+    return {
+      localAddress: conn.localAddress,
+      remoteAddress: conn.remoteAddress,
+      send: (bytes) => conn.send(bytes),
+      close: () => conn.close(),
+      onData: (fn) =>
+        conn.onData((chunk) => {
+          fn(chunk);
+          this.changed();
+        }),
+      onClose: (fn) =>
+        conn.onClose((reason) => {
+          fn(reason);
+          this.changed();
+        }),
+    };
+  }
+
+  /** The RIB may have changed: queue the new FIB for install (zebra applies changes in order). */
+  private changed(): void {
+    const next = this.rib();
+    const key = JSON.stringify([...next]);
+    if (key === this.queued) return;
+    this.queued = key;
+    this.deps.clock.setTimer(`router ${this.deps.name} fib`, FIB_INSTALL_DELAY_MS, () => this.install(next));
+  }
+
+  private install(next: Map<string, string[]>): void {
+    const names = new Map(this.neighbours.map((n) => [n.peer.nodeAddress, n.peer.node]));
+    for (const prefix of this.installed.keys()) {
+      if (next.has(prefix)) continue;
+      this.deps.fib.removeRoute(prefix);
+      this.log(`FIB: ${prefix} removed`);
+    }
+    for (const [prefix, nexthops] of next) {
+      if (this.installed.get(prefix)?.join() === nexthops.join()) continue;
+      this.deps.fib.setRoute(prefix, nexthops);
+      this.log(`FIB: ${prefix} via ${nexthops.map((h) => names.get(h) ?? h).join(', ')}`);
+    }
+    this.installed = next;
+  }
+
+  private log(message: string): void {
+    this.deps.log(message);
+  }
+}
+
+/** The next hop of a received route: MP_REACH_NLRI's for its family (RFC 4760 §3), else NEXT_HOP. */
+function nextHop(r: ReceivedRoute): string | undefined {
+  const afi = r.prefix.family === 4 ? AFI_IPV4 : AFI_IPV6;
+  const mp = r.attributes.mpReach;
+  if (mp !== undefined && mp.afi === afi && mp.nlri.some((p) => p.equals(r.prefix)))
+    return mp.nextHops[0]?.toString();
+  return r.prefix.family === 4 ? r.attributes.nextHop?.toString() : undefined;
+}
+
+/** Session events worth a line in the lab's timeline; the rest (transitions, summaries) are left out. */
+function describe(e: SessionEvent): string | undefined {
+  switch (e.kind) {
+    case 'established':
+      return `BGP established (AS ${e.negotiated.peerAs}, hold ${e.negotiated.holdTimeSec} s${e.negotiated.peerGracefulRestart ? ', graceful restart' : ''})`;
+    case 'down':
+      return `BGP down: ${e.reason}`;
+    case 'received':
+      return `holding ${e.held} routes (${e.stale} stale)`;
+    case 'note':
+      return e.message;
+    default:
+      return undefined;
+  }
+}
