@@ -39,7 +39,13 @@ export interface BirdRouter extends BgpRouter {
 export async function startBird(spec: BgpRouterSpec, options: StartOptions = {}): Promise<BirdRouter> {
   const resolved = resolveSpec(spec);
   const workDir = await createWorkDir(resolved.name);
-  const router = new Bird(spec.ns, resolved, workDir, options.startTimeoutMs ?? 10_000);
+  const router = new Bird(
+    spec.ns,
+    resolved,
+    workDir,
+    options.startTimeoutMs ?? 10_000,
+    options.detached ?? false,
+  );
   try {
     await router.writeConfig();
     await router.startDaemon(false);
@@ -62,6 +68,7 @@ class Bird implements BirdRouter {
     private spec: ResolvedSpec,
     readonly workDir: string,
     private readonly startTimeoutMs: number,
+    private readonly detached: boolean,
   ) {
     this.neighborOf = new Map(spec.neighbors.map((n) => [birdProtocolName(n.address), n.address]));
   }
@@ -86,7 +93,7 @@ class Bird implements BirdRouter {
       ...(recovering ? ['-R'] : []),
       ...['-c', this.path('bird.conf'), '-s', this.path('bird.ctl'), '-P', this.path('bird.pid')],
     ];
-    const daemon = await Daemon.start(this.ns, 'bird', argv, this.path('bird.out'));
+    const daemon = await Daemon.start(this.ns, 'bird', argv, this.path('bird.out'), this.detached);
     this.daemon = daemon;
     await waitReady(
       [daemon],

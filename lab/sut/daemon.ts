@@ -16,11 +16,22 @@ export class Daemon {
     private readonly child: ChildProcess,
   ) {}
 
-  /** Starts `argv` in `ns` with stdout and stderr appended to `outFile` (never a pipe that could fill). */
-  static async start(ns: Netns, name: string, argv: readonly string[], outFile: string): Promise<Daemon> {
+  /**
+   * Starts `argv` in `ns` with stdout and stderr appended to `outFile` (never a pipe that could fill).
+   * `detached`: in a session of its own and not holding this process open, for a lab that outlives the
+   * command that built it (`lblab lab up`).
+   */
+  static async start(
+    ns: Netns,
+    name: string,
+    argv: readonly string[],
+    outFile: string,
+    detached = false,
+  ): Promise<Daemon> {
     const out = await open(outFile, 'a');
     try {
-      const child = ns.spawn(argv, { stdio: ['ignore', out.fd, out.fd] });
+      const child = ns.spawn(argv, { stdio: ['ignore', out.fd, out.fd], detached });
+      if (detached) child.unref();
       await new Promise<void>((resolve, reject) => {
         child.once('spawn', resolve);
         child.once('error', (err) =>

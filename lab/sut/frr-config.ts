@@ -139,6 +139,7 @@ export function renderFrrConfig(s: ResolvedSpec): string {
       ' bgp graceful-restart',
       ` bgp graceful-restart restart-time ${s.gracefulRestart.restartTimeSec}`,
     );
+    if (s.gracefulRestart.preserveForwardingState) out.push(' bgp graceful-restart preserve-fw-state');
   }
   // Equal paths from different neighbor ASes only share the load when the AS paths need not be equal.
   if (s.ecmp !== undefined) out.push(' bgp bestpath as-path multipath-relax');

@@ -40,7 +40,14 @@ export async function startFrr(spec: BgpRouterSpec, options: StartOptions = {}):
   const resolved = resolveSpec(spec);
   const owner = await frrUser();
   const workDir = await createWorkDir(resolved.name, owner);
-  const router = new Frr(spec.ns, resolved, workDir, owner, options.startTimeoutMs ?? 10_000);
+  const router = new Frr(
+    spec.ns,
+    resolved,
+    workDir,
+    owner,
+    options.startTimeoutMs ?? 10_000,
+    options.detached ?? false,
+  );
   try {
     await router.writeFiles();
     await router.startDaemons();
@@ -74,6 +81,7 @@ class Frr implements FrrRouter {
     readonly workDir: string,
     private readonly owner: { uid: number; gid: number },
     private readonly startTimeoutMs: number,
+    private readonly detached: boolean,
   ) {}
 
   get name(): string {
@@ -109,7 +117,7 @@ class Frr implements FrrRouter {
     // A killed daemon leaves its vty socket behind: a new one must not be taken as ready because of it.
     for (const f of [`${d}.vty`, `${d}.pid`, ...(d === 'zebra' ? ['zserv.api'] : [])])
       await rm(this.path(f), { force: true });
-    const daemon = await Daemon.start(this.ns, d, this.argv(d), this.path(`${d}.out`));
+    const daemon = await Daemon.start(this.ns, d, this.argv(d), this.path(`${d}.out`), this.detached);
     this.daemons.set(d, daemon);
     await waitReady(
       [daemon],

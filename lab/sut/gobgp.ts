@@ -38,7 +38,13 @@ export async function startGobgp(spec: BgpRouterSpec, options: StartOptions = {}
   const resolved = resolveSpec(spec);
   const config = renderGobgpConfig(resolved); // refuses what GoBGP cannot do before anything starts
   const workDir = await createWorkDir(resolved.name);
-  const router = new Gobgp(spec.ns, resolved, workDir, options.startTimeoutMs ?? 10_000);
+  const router = new Gobgp(
+    spec.ns,
+    resolved,
+    workDir,
+    options.startTimeoutMs ?? 10_000,
+    options.detached ?? false,
+  );
   try {
     await writeFile(join(workDir, 'gobgpd.toml'), config);
     await router.startDaemon(false);
@@ -59,6 +65,7 @@ class Gobgp implements GobgpRouter {
     private spec: ResolvedSpec,
     readonly workDir: string,
     private readonly startTimeoutMs: number,
+    private readonly detached: boolean,
   ) {}
 
   get name(): string {
@@ -76,7 +83,13 @@ class Gobgp implements GobgpRouter {
       ...['-f', join(this.workDir, 'gobgpd.toml'), '--api-hosts', this.api, '--pprof-disable', '--log-plain'],
       ...(restarting ? ['-r'] : []),
     ];
-    const daemon = await Daemon.start(this.ns, 'gobgpd', argv, join(this.workDir, 'gobgpd.out'));
+    const daemon = await Daemon.start(
+      this.ns,
+      'gobgpd',
+      argv,
+      join(this.workDir, 'gobgpd.out'),
+      this.detached,
+    );
     this.daemon = daemon;
     // gobgpd writes no pid file; the work-dir sweep reads one to know the daemon is still running.
     await writeFile(join(this.workDir, 'gobgpd.pid'), `${daemon.pid}\n`);

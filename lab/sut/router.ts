@@ -98,7 +98,15 @@ export interface BgpRouterSpec {
    * The router restarts gracefully (restarting speaker and helper) with this restart time. Without it
    * FRR and BIRD are still helpers for restarting peers (their default); GoBGP is not.
    */
-  gracefulRestart?: { restartTimeSec: number };
+  gracefulRestart?: {
+    restartTimeSec: number;
+    /**
+     * Set the Forwarding State bit for every family (RFC 4724 §3), so a helper keeps our stale routes
+     * until our End-of-RIB instead of dropping them when the new session comes up. FRR only
+     * (`preserve-fw-state`); GoBGP sets the bit by itself when started with -r.
+     */
+    preserveForwardingState?: boolean;
+  };
   /** maximum-paths: how many equal-cost paths the router uses (and installs, where it has a FIB). */
   ecmp?: number;
 }
@@ -212,6 +220,8 @@ export interface BgpRouter {
 export interface StartOptions {
   /** How long the daemons may take to come up (default 10 s). */
   startTimeoutMs?: number;
+  /** The daemons outlive this process (see Daemon.start): for `lblab lab up`. */
+  detached?: boolean;
 }
 
 /** Lab defaults: fast enough for failover tests, slow enough not to flap on a loaded 2-core machine. */

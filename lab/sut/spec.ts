@@ -54,7 +54,7 @@ export interface ResolvedSpec {
   routerId: string;
   neighbors: ResolvedNeighbor[];
   originate: ResolvedOrigination[];
-  gracefulRestart?: { restartTimeSec: number };
+  gracefulRestart?: { restartTimeSec: number; preserveForwardingState?: boolean };
   ecmp?: number;
 }
 
@@ -101,6 +101,7 @@ export function resolveSpec(spec: BgpRouterSpec): ResolvedSpec {
     ...(spec.gracefulRestart && {
       gracefulRestart: {
         restartTimeSec: checkPositiveInt(spec.gracefulRestart.restartTimeSec, 'restart time', 4095),
+        ...(spec.gracefulRestart.preserveForwardingState && { preserveForwardingState: true }),
       },
     }),
     ...(spec.ecmp !== undefined && { ecmp: checkPositiveInt(spec.ecmp, 'ecmp', 64) }),

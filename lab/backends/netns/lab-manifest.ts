@@ -2,6 +2,7 @@ import type { Topology } from '../../model/topology.ts';
 import { ingressAddresses, type LabCluster } from '../cluster.ts';
 import type { Segment } from './lab.ts';
 import type { DetachedProgram } from './lab-programs.ts';
+import type { RouterManifest } from './lab-routers.ts';
 import type { Netns } from './namespace.ts';
 
 /** What a running netns lab knows of itself, for its manifest. */
@@ -9,9 +10,11 @@ export interface ManifestSource {
   topology: Topology;
   directory: string;
   segments: Iterable<Segment>;
-  /** Namespace of each host the lab built (routers are left out). */
+  /** Namespace of each host the lab built. */
   hosts: ReadonlyMap<string, Netns>;
   cluster: LabCluster;
+  /** Each router's daemon: its PIDs and BGP sessions. */
+  routers: readonly RouterManifest[];
   /** The nodes announcing a service address. */
   announcedBy: (address: string) => Promise<string[]>;
   /** A detached lab's programs; absent for a piped one. */
@@ -20,8 +23,8 @@ export interface ManifestSource {
 
 /**
  * What `lblab lab up` prints: the run's directory, every segment and host with its namespace, its
- * interfaces, addresses and MACs, every service with its addresses and the nodes announcing the first,
- * and a detached lab's programs with PID and log.
+ * interfaces, addresses and MACs, every router's daemon with its PIDs and sessions, every service with
+ * its addresses and the nodes announcing the first, and a detached lab's programs with PID and log.
  */
 export async function labManifest(s: ManifestSource): Promise<Record<string, unknown>> {
   const segments = [...s.segments].map((seg) => ({
@@ -62,6 +65,7 @@ export async function labManifest(s: ManifestSource): Promise<Record<string, unk
     directory: s.directory,
     segments,
     hosts,
+    routers: s.routers,
     services,
     ...(s.processes && { processes: s.processes }),
   };

@@ -1,27 +1,35 @@
 /**
- * A topology built on the real kernel: every segment a bridge in its own namespace, every host a
- * namespace with the model's addresses; each lblab-node runs `lblab speaker` and a UDP echo server with
- * the service addresses delivered locally (on lo, answered in ARP/NDP by the speaker only); each client
- * runs a long-lived prober. A run comparing lblab with keepalived runs keepalived on the nodes instead of
- * the speaker (lab-keepaliveds.ts), with the addresses on the segment interface of the VRRP master. Time is wall time. Faults mirror the emulated backend's, with the kernel's
- * means: SIGKILL and `ip link`, SIGSTOP plus an nftables drop-all, bridge filters for partitions.
+ * A topology built on the real kernel (lab-wiring.ts): every shared segment a bridge in its own namespace,
+ * every host a namespace with the model's addresses; each router runs its real daemon (lab-routers.ts);
+ * each lblab-node runs `lblab speaker` and a UDP echo server with the service addresses delivered locally
+ * (on lo, answered in ARP/NDP by the speaker only; for externalTrafficPolicy Local only where an endpoint
+ * is); each client runs a long-lived prober. A run comparing lblab with keepalived runs keepalived on the
+ * nodes instead of the speaker (lab-keepaliveds.ts), with the addresses on the segment interface of the
+ * VRRP master. Time is wall time. Faults mirror the emulated backend's, with the kernel's means: `ip link`
+ * then SIGKILL, SIGSTOP plus an nftables drop-all, bridge filters for partitions, tc netem.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ProbeSummary } from '../../probes/outage.ts';
-import type { Topology } from '../../model/topology.ts';
+import type { Impairment, Topology } from '../../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../runner/backend.ts';
 import { labAddresses, labCluster, lblabNodes, serviceAddresses, type LabCluster } from '../cluster.ts';
 import { LabCaptures, captureTargets, hostLookup } from './capture.ts';
 import { sh } from './command.ts';
-import { NetnsLab, type Segment } from './lab.ts';
+import { deliveredOn, hostCidr, moveEndpoints } from './endpoints.ts';
+import { impairs } from './impairment.ts';
+import { NetnsLab } from './lab.ts';
 import { labManifest } from './lab-manifest.ts';
 import { LabKeepaliveds } from './lab-keepaliveds.ts';
 import { LabPrograms, probeProgram } from './lab-programs.ts';
+import { LabRouters } from './lab-routers.ts';
 import { LabSpeakers } from './lab-speakers.ts';
+import { LabWiring } from './lab-wiring.ts';
+import { routerSpecs, type LabRouterSpec } from './router-specs.ts';
 import type { Netns } from './namespace.ts';
+import { nodeControl } from './node-control.ts';
 import { ProberClient } from './prober-client.ts';
 import { applyPartitions, type HostPartition } from './segment-partitions.ts';
 import { announcersFromLogs } from './speaker-log.ts';
@@ -35,16 +43,17 @@ export interface NetnsUpOptions extends UpOptions {
   detached?: boolean;
 }
 
+/** How long the speakers may take to peer with the routers before the lab is up anyway. */
+const routerPeeringMs = 20_000;
+/** How a behind-a-router client finds its carrier: a short probe, named by whoever answers. */
+const carrierProbe = { ratePps: 50, seconds: 0.1 };
+
 export class NetnsRunningLab implements RunningLab {
-  private readonly hosts = new Map<string, Netns>();
-  private readonly segments = new Map<string, Segment>();
-  /** Switch port of each host on each segment: segment → host → port. */
-  private readonly ports = new Map<string, Map<string, string>>();
-  /** MAC address → host, for reading a client's neighbour entries. */
-  private readonly macs = new Map<string, string>();
+  private wiring: LabWiring | undefined;
   private readonly probers = new Map<string, ProberClient>();
   private readonly programs: LabPrograms;
   private readonly speakers: LabSpeakers;
+  private readonly routers: LabRouters;
   /** Set when the nodes run keepalived (UpOptions.sut) instead of `lblab speaker`. */
   private keepaliveds: LabKeepaliveds | undefined;
   private captures: LabCaptures | undefined;
@@ -55,18 +64,25 @@ export class NetnsRunningLab implements RunningLab {
   private constructor(
     private readonly topology: Topology,
     private readonly lab: NetnsLab,
-    private readonly cluster: LabCluster,
+    private cluster: LabCluster,
+    private readonly routerSpecs: readonly LabRouterSpec[],
     private readonly dir: string,
     private readonly o: NetnsUpOptions,
   ) {
     this.programs = new LabPrograms(dir, o.detached ?? false);
     this.speakers = new LabSpeakers((name) => this.host(name), dir, this.programs, o);
+    this.routers = new LabRouters(
+      (name) => this.host(name),
+      (address) => this.wiring?.owners.get(address),
+    );
   }
 
   /** Builds the lab; anything already built is removed again when a step fails. */
   static async create(topology: Topology, o: NetnsUpOptions): Promise<NetnsRunningLab> {
     // The controller's assignment comes first: a bad configuration fails before the kernel is touched.
     const cluster = await labCluster(topology);
+    // Routers the nodes' configuration cannot peer with are refused here too.
+    const routers = routerSpecs(topology, cluster.config);
     const sut = o.sut ?? 'lblab';
     if (sut !== 'lblab' && sut !== 'keepalived')
       throw new Error(`the netns backend runs lblab or keepalived on its nodes, not ${sut}`);
@@ -75,7 +91,7 @@ export class NetnsRunningLab implements RunningLab {
     let running: NetnsRunningLab | undefined;
     try {
       dir = await mkdtemp(join(tmpdir(), `lblab-${o.runId}-`));
-      running = new NetnsRunningLab(topology, lab, cluster, dir, o);
+      running = new NetnsRunningLab(topology, lab, cluster, routers, dir, o);
       await running.build();
       return running;
     } catch (err) {
@@ -86,54 +102,30 @@ export class NetnsRunningLab implements RunningLab {
   }
 
   private async build(): Promise<void> {
-    const { topology, lab } = this;
-    for (const seg of topology.segments) {
-      this.segments.set(seg.name, await lab.segment(seg.name));
-      this.ports.set(seg.name, new Map());
+    const { topology } = this;
+    const wiring = await LabWiring.build(this.lab, topology);
+    this.wiring = wiring;
+    for (const node of topology.nodes)
+      for (const a of node.attachments)
+        if (impairs(a.impairment)) await wiring.impair(node.name, a.impairment, a.interface);
+    for (const node of lblabNodes(topology)) {
+      const ns = this.host(node.name);
+      // Delivered locally as kube-proxy would; arp_ignore keeps the kernel from answering ARP for
+      // addresses on lo, so only the speaker announces them (IPv6 NDP never answers for lo's).
+      await ns.sysctl('net.ipv4.conf.all.arp_ignore', 1);
+      await ns.sysctl('net.ipv4.conf.all.arp_announce', 2);
+      // keepalived adds the addresses to the segment interface itself, on the master only.
+      if (this.o.sut !== 'keepalived')
+        for (const vip of deliveredOn(this.cluster, node.name)) await ns.addAddress('lo', hostCidr(vip));
     }
-    const vips = labAddresses(this.cluster);
-    for (const node of topology.nodes) {
-      if (node.kind === 'router') {
-        this.o.timeline({
-          source: node.name,
-          kind: 'lab',
-          message: 'router left out: the netns backend runs no routers yet',
-        });
-        continue;
-      }
-      const ns = await lab.host(node.name);
-      this.hosts.set(node.name, ns);
-      for (const a of node.attachments) {
-        const port = await lab.attach(ns, a.interface, this.segments.get(a.segment)!);
-        this.ports.get(a.segment)!.set(node.name, port);
-        await ns.addAddress(a.interface, a.ipv4);
-        await ns.addAddress(a.interface, a.ipv6);
-        this.macs.set(await ns.mac(a.interface), node.name);
-        const { delayMs, jitterMs, lossPct, rateMbps } = a.impairment;
-        if (delayMs || jitterMs || lossPct || rateMbps !== undefined)
-          this.o.timeline({
-            source: node.name,
-            kind: 'lab',
-            message: `impairment of ${a.interface} left out: the netns backend does not impair links yet`,
-          });
-      }
-      if (node.kind === 'lblab-node') {
-        // Delivered locally as kube-proxy would; arp_ignore keeps the kernel from answering ARP for
-        // addresses on lo, so only the speaker announces them (IPv6 NDP never answers for lo's).
-        await ns.sysctl('net.ipv4.conf.all.arp_ignore', 1);
-        await ns.sysctl('net.ipv4.conf.all.arp_announce', 2);
-        // keepalived adds the addresses to the segment interface itself, on the master only.
-        if (this.o.sut !== 'keepalived')
-          for (const vip of vips) await ns.addAddress('lo', vip.includes(':') ? `${vip}/128` : `${vip}/32`);
-      }
-    }
-    // Captures run before any speaker or probe starts, so the first announcements are on the wire too.
+    // Captures run before any daemon, speaker or probe starts, so the first messages are on the wire too.
     if (!this.o.detached)
       this.captures = await LabCaptures.start(
-        captureTargets(topology.nodes, this.hosts),
+        captureTargets(topology.nodes, wiring.hosts),
         this.o.artifactsDir ?? this.dir,
         () => this.now(),
       );
+    await this.routers.startAll(this.routerSpecs, this.o);
     await writeSpeakerInputs(this.dir, this.cluster, topology.configFiles);
     for (const node of lblabNodes(this.topology))
       await this.programs.startAndWait(this.host(node.name), node.name, 'echo', [
@@ -146,10 +138,15 @@ export class NetnsRunningLab implements RunningLab {
         name: n.name,
         interface: n.attachments[0]!.interface,
       }));
+      const vips = labAddresses(this.cluster);
       this.keepaliveds = new LabKeepaliveds((name) => this.host(name), members, vips, this.o);
       await this.keepaliveds.startAll();
-    } else for (const node of lblabNodes(this.topology)) this.speakers.start(node.name);
-    for (const node of topology.nodes.filter((n) => n.kind === 'client' && this.hosts.has(n.name))) {
+    } else {
+      for (const node of lblabNodes(this.topology)) this.speakers.start(node.name);
+      // A lab is up once its routers peer with every speaker (BFD included).
+      await this.routers.waitPeered(routerPeeringMs, this.o);
+    }
+    for (const node of topology.nodes.filter((n) => n.kind === 'client')) {
       const ns = this.host(node.name);
       const prober = probeProgram('prober-server-main.ts');
       if (this.o.detached) {
@@ -191,14 +188,57 @@ export class NetnsRunningLab implements RunningLab {
     return prober.probe(++this.probeIds, target, o);
   }
 
+  /**
+   * On the client's own segment: the node its neighbour entry for `address` points at. Through a router
+   * (the client's route to `address` has a gateway): the node that answers a short probe, which is the
+   * router's ECMP choice for this client.
+   */
   async carrier(client: string, address: string): Promise<string | undefined> {
-    const out = await this.host(client).ip('-j', 'neigh', 'show', address);
-    const entries = JSON.parse(out || '[]') as { lladdr?: string }[];
+    const ns = this.host(client);
+    const [route] = JSON.parse((await ns.ip('-j', 'route', 'get', address)) || '[]') as {
+      gateway?: string;
+    }[];
+    if (route?.gateway !== undefined) {
+      const { servers } = await this.probe(client, address, carrierProbe);
+      return [...servers].sort((a, b) => b.replies - a.replies)[0]?.server;
+    }
+    const entries = JSON.parse((await ns.ip('-j', 'neigh', 'show', address)) || '[]') as {
+      lladdr?: string;
+    }[];
     for (const e of entries) {
-      const owner = e.lladdr === undefined ? undefined : this.macs.get(e.lladdr);
+      const owner = e.lladdr === undefined ? undefined : this.wired.macs.get(e.lladdr);
       if (owner) return owner;
     }
     return undefined;
+  }
+
+  nexthops(router: string, address: string): Promise<string[]> {
+    return this.routers.nexthops(router, address);
+  }
+
+  /**
+   * The Service's EndpointSlice now lists `nodes`: the speakers see it in the cluster file, and its
+   * addresses are delivered only where kube-proxy would (externalTrafficPolicy Local: those nodes only).
+   */
+  async setEndpoints(service: string, nodes: readonly string[]): Promise<void> {
+    this.cluster = await moveEndpoints({
+      cluster: this.cluster,
+      service,
+      nodes,
+      hosts: new Map(lblabNodes(this.topology).map((n) => [n.name, this.host(n.name)])),
+      // keepalived puts the addresses on the master's segment interface itself.
+      onLo: this.o.sut !== 'keepalived',
+      dir: this.dir,
+    });
+    this.o.timeline({
+      source: service,
+      kind: 'lab',
+      message: `endpoints on ${nodes.length > 0 ? nodes.join(', ') : 'no node'}`,
+    });
+  }
+
+  impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void> {
+    return this.wired.impair(host, impairment, iface);
   }
 
   /** Speakers that run (not frozen, not dead) and whose announcer answers for `address`. */
@@ -207,63 +247,48 @@ export class NetnsRunningLab implements RunningLab {
   }
 
   node(name: string): NodeControl {
-    const ns = this.host(name);
     const node = lblabNodes(this.topology).find((n) => n.name === name);
     if (!node) throw new Error(`${name} is not an lblab-node of topology ${this.topology.name}`);
-    const interfaces = node.attachments.map((a) => a.interface);
-    const allLinks = async (up: boolean) => {
-      for (const i of interfaces) await (up ? ns.linkUp(i) : ns.linkDown(i));
+    const wires = {
+      ns: this.host(name),
+      interfaces: node.attachments.map((a) => a.interface),
+      restoreRoutes: () => this.wired.restoreDefaultRoutes(name),
     };
     // What the node runs: keepalived when the run compares lblab with it, else `lblab speaker`.
-    const speaker: Pick<LabSpeakers, 'stop' | 'hang' | 'resume' | 'has'> & {
-      start(name: string): void | Promise<void>;
-    } = this.keepaliveds ?? this.speakers;
-    return {
-      kill: async () => {
-        await speaker.stop(name, 'SIGKILL');
-        await allLinks(false);
-      },
-      hang: () => speaker.hang(name),
-      resume: () => speaker.resume(name),
-      restart: async () => {
-        await speaker.stop(name, 'SIGTERM');
-        await speaker.start(name);
-      },
-      revive: async () => {
-        await this.keepaliveds?.dropLeftovers(name);
-        await allLinks(true);
-        if (!speaker.has(name)) await speaker.start(name);
-      },
-      linkDown: async (iface) => ns.linkDown(iface ?? interfaces[0]!),
-      linkUp: async (iface) => ns.linkUp(iface ?? interfaces[0]!),
-    };
+    return nodeControl(name, wires, this.keepaliveds ?? this.speakers);
   }
 
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {
     this.partitions.push({ a: [...a], b: [...b] });
-    await applyPartitions(this.segments, this.ports, this.partitions);
+    await applyPartitions(this.wired.segments, this.wired.ports, this.partitions);
   }
 
   async heal(): Promise<void> {
     this.partitions = [];
-    await applyPartitions(this.segments, this.ports, this.partitions);
+    await applyPartitions(this.wired.segments, this.wired.ports, this.partitions);
   }
 
   /**
    * What `lblab lab up` prints: the run's directory, every segment and host with its namespace, its
-   * interfaces, addresses and MACs, every service with its addresses and the nodes announcing the first,
-   * and a detached lab's programs with PID and log.
+   * interfaces, addresses and MACs, every router with its daemons' PIDs and sessions, every service with
+   * its addresses and the nodes announcing the first (by ARP/NDP, or a router's next hops), and a
+   * detached lab's programs with PID and log.
    */
-  manifest(): Promise<Record<string, unknown>> {
+  async manifest(): Promise<Record<string, unknown>> {
+    const l2 = (address: string) =>
+      this.o.detached ? announcersFromLogs(this.programs.detached, address) : this.announcers(address);
     return labManifest({
       topology: this.topology,
       directory: this.dir,
-      segments: this.segments.values(),
-      hosts: this.hosts,
+      segments: this.wired.segments.values(),
+      hosts: this.wired.hosts,
       cluster: this.cluster,
-      announcedBy: (address) =>
-        this.o.detached ? announcersFromLogs(this.programs.detached, address) : this.announcers(address),
-      ...(this.o.detached && { processes: this.programs.detached }),
+      routers: await this.routers.manifest(),
+      announcedBy: async (address) => {
+        const viaRouters = await Promise.all(this.routers.names().map((r) => this.nexthops(r, address)));
+        return [...new Set([...(await l2(address)), ...viaRouters.flat()])].sort();
+      },
+      ...(this.o.detached && { processes: [...this.programs.detached, ...this.routers.detachedPrograms()] }),
     });
   }
 
@@ -273,10 +298,11 @@ export class NetnsRunningLab implements RunningLab {
     const captures = this.captures;
     this.captures = undefined;
     await captures
-      ?.finish(hostLookup(this.topology.nodes, this.macs), this.o)
+      ?.finish(hostLookup(this.topology.nodes, this.wiring?.macs ?? new Map()), this.o)
       .catch((err: unknown) => errors.push(err));
     await this.speakers.unsilenceAll(errors);
     await this.keepaliveds?.removeAll(errors);
+    await this.routers.stopAll(errors);
     for (const p of this.probers.values()) p.end();
     // destroy() SIGKILLs, by PID, every process spawned in the lab's namespaces, then deletes them.
     await this.lab.destroy().catch((err: unknown) => errors.push(err));
@@ -286,9 +312,12 @@ export class NetnsRunningLab implements RunningLab {
     if (errors.length > 0) throw new AggregateError(errors, 'tearing the netns lab down failed');
   }
 
+  private get wired(): LabWiring {
+    if (!this.wiring) throw new Error(`the lab of ${this.topology.name} is not built`);
+    return this.wiring;
+  }
+
   private host(name: string): Netns {
-    const h = this.hosts.get(name);
-    if (!h) throw new Error(`no host ${name} in topology ${this.topology.name}`);
-    return h;
+    return this.wired.host(name);
   }
 }

@@ -34,6 +34,7 @@ const debianPackage: Record<string, string> = {
   tshark: 'tshark',
   dumpcap: 'tshark',
   vtysh: 'frr',
+  '/usr/lib/frr/zebra': 'frr',
   '/usr/lib/frr/bgpd': 'frr',
   '/usr/lib/frr/bfdd': 'frr',
   bird: 'bird2',

@@ -12,9 +12,14 @@ export async function writeSpeakerInputs(
   cluster: LabCluster,
   configFiles: readonly string[],
 ): Promise<void> {
-  await writeFile(join(dir, 'cluster.yaml'), clusterYaml(cluster));
+  await writeClusterFile(dir, cluster);
   const configs = await Promise.all(configFiles.map((f) => readFile(f, 'utf8')));
   await writeFile(join(dir, 'metallb.yaml'), configs.join('\n---\n'));
+}
+
+/** Rewrites `<dir>/cluster.yaml` (the speakers watch it), e.g. after endpoints moved. */
+export async function writeClusterFile(dir: string, cluster: LabCluster): Promise<void> {
+  await writeFile(join(dir, 'cluster.yaml'), clusterYaml(cluster));
 }
 
 /** The cluster as `lblab controller` leaves it: one YAML document per object. */

@@ -1,0 +1,59 @@
+/**
+ * The fault verbs on one lblab-node of a netns lab, whatever runs on it: `lblab speaker` (LabSpeakers),
+ * keepalived (LabKeepaliveds) or another node speaker; each kind plugs in as a NodeSoftware.
+ */
+import type { NodeControl } from '../../runner/backend.ts';
+import type { Netns } from './namespace.ts';
+
+/** What runs on the lab's nodes, per node: the seam each kind of node speaker implements. */
+export interface NodeSoftware {
+  /** Whether `name`'s software runs (frozen or not). */
+  has(name: string): boolean;
+  start(name: string): void | Promise<void>;
+  /** SIGKILL (a crash) or SIGTERM (a graceful leave); resolves once it is gone. */
+  stop(name: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void>;
+  /** Freezes it and cuts the node off the wire (silence.ts); resume() undoes it. */
+  hang(name: string): Promise<void>;
+  resume(name: string): Promise<void>;
+  /** Removes what a crash left behind before the node comes back (keepalived's addresses), if anything. */
+  dropLeftovers?(name: string): Promise<void>;
+}
+
+export interface NodeWires {
+  ns: Netns;
+  interfaces: readonly string[];
+  /** Reinstalls the node's default routes, which the kernel drops with a link that goes down. */
+  restoreRoutes(): Promise<void>;
+}
+
+export function nodeControl(name: string, wires: NodeWires, software: NodeSoftware): NodeControl {
+  const { ns, interfaces } = wires;
+  const allLinks = async (up: boolean) => {
+    for (const i of interfaces) await (up ? ns.linkUp(i) : ns.linkDown(i));
+    if (up) await wires.restoreRoutes();
+  };
+  return {
+    // Power loss: the wire goes first, so the kill's FINs and RSTs reach nobody (a router learns of it
+    // only by BFD or its hold timer, the other nodes by missed heartbeats), then the software dies.
+    kill: async () => {
+      await allLinks(false);
+      await software.stop(name, 'SIGKILL');
+    },
+    hang: () => software.hang(name),
+    resume: () => software.resume(name),
+    restart: async () => {
+      await software.stop(name, 'SIGTERM');
+      await software.start(name);
+    },
+    revive: async () => {
+      await software.dropLeftovers?.(name);
+      await allLinks(true);
+      if (!software.has(name)) await software.start(name);
+    },
+    linkDown: async (iface) => ns.linkDown(iface ?? interfaces[0]!),
+    linkUp: async (iface) => {
+      await ns.linkUp(iface ?? interfaces[0]!);
+      await wires.restoreRoutes();
+    },
+  };
+}
