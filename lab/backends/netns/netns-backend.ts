@@ -26,6 +26,13 @@ const routerCommands: Record<string, string[]> = {
   gobgp: ['gobgpd', 'gobgp'],
 };
 
+/** What a peer on the nodes runs (lblab itself needs nothing beyond the lab's commands). */
+const sutCommands: Record<string, string[]> = {
+  keepalived: ['keepalived'],
+  frr: routerCommands['frr']!,
+  gobgp: routerCommands['gobgp']!,
+};
+
 export const netnsBackend: Backend = {
   name: 'netns',
   capabilities: new MachineCapabilities(
@@ -42,8 +49,14 @@ export const netnsBackend: Backend = {
     ],
     [['impair', netemSupport]],
   ),
-  // VRRP moves an address between nodes on one segment: Layer 2, with the same faults as lblab's nodes.
-  peers: new Map([['keepalived', ['l2', 'ipv6', 'kill', 'hang', 'restart', 'link', 'partition'] as const]]),
+  peers: new Map([
+    // VRRP moves an address between nodes on one segment: Layer 2, with the same faults as lblab's nodes.
+    ['keepalived', ['l2', 'ipv6', 'kill', 'hang', 'restart', 'link', 'partition'] as const],
+    // Node speakers as frr-k8s and GoBGP-based load balancers run them: BGP only, and GoBGP has no BFD.
+    // IPv6 is left out until their IPv6 sessions are measured.
+    ['frr', ['bgp', 'bfd', 'kill', 'hang', 'restart', 'link'] as const],
+    ['gobgp', ['bgp', 'kill', 'hang', 'restart', 'link'] as const],
+  ]),
   up: (topology, options) => upNetnsLab(topology, options),
 };
 
@@ -53,7 +66,7 @@ export async function upNetnsLab(topology: Topology, options: NetnsUpOptions): P
     n.kind === 'router' ? (routerCommands[n.impl ?? 'frr'] ?? []) : [],
   );
   const missing = await netnsPrerequisites([
-    ...new Set([...commands, ...(options.sut === 'keepalived' ? ['keepalived'] : []), ...routers]),
+    ...new Set([...commands, ...(sutCommands[options.sut ?? 'lblab'] ?? []), ...routers]),
   ]);
   if (missing.length > 0)
     throw new NetnsPrerequisiteError(`the netns backend cannot run here; missing: ${missing.join('; ')}`);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ProbeSummary } from '../../probes/outage.ts';
+import type { BgpNeighborSpec } from '../../sut/router.ts';
 import type { Impairment, Topology } from '../../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../runner/backend.ts';
 import { labAddresses, labCluster, lblabNodes, serviceAddresses, type LabCluster } from '../cluster.ts';
@@ -22,6 +23,7 @@ import { deliveredOn, hostCidr, moveEndpoints } from './endpoints.ts';
 import { impairs } from './impairment.ts';
 import { NetnsLab } from './lab.ts';
 import { labManifest } from './lab-manifest.ts';
+import { LabBgpPeers } from './lab-bgp-peers.ts';
 import { LabKeepaliveds } from './lab-keepaliveds.ts';
 import { LabPrograms, probeProgram } from './lab-programs.ts';
 import { LabRouters } from './lab-routers.ts';
@@ -43,6 +45,9 @@ export interface NetnsUpOptions extends UpOptions {
   detached?: boolean;
 }
 
+/** What the nodes can run: lblab, or a peer it is compared with (netns-backend.ts lists what each serves). */
+const nodeSuts = ['lblab', 'keepalived', 'frr', 'gobgp'];
+
 /** How long the speakers may take to peer with the routers before the lab is up anyway. */
 const routerPeeringMs = 20_000;
 /** How a behind-a-router client finds its carrier: a short probe, named by whoever answers. */
@@ -56,6 +61,8 @@ export class NetnsRunningLab implements RunningLab {
   private readonly routers: LabRouters;
   /** Set when the nodes run keepalived (UpOptions.sut) instead of `lblab speaker`. */
   private keepaliveds: LabKeepaliveds | undefined;
+  /** Set when the nodes run FRR or GoBGP as their BGP speaker (UpOptions.sut) instead. */
+  private bgpPeers: LabBgpPeers | undefined;
   private captures: LabCaptures | undefined;
   private partitions: HostPartition[] = [];
   private probeIds = 0;
@@ -82,10 +89,13 @@ export class NetnsRunningLab implements RunningLab {
     // The controller's assignment comes first: a bad configuration fails before the kernel is touched.
     const cluster = await labCluster(topology);
     // Routers the nodes' configuration cannot peer with are refused here too.
-    const routers = routerSpecs(topology, cluster.config);
     const sut = o.sut ?? 'lblab';
-    if (sut !== 'lblab' && sut !== 'keepalived')
-      throw new Error(`the netns backend runs lblab or keepalived on its nodes, not ${sut}`);
+    if (!nodeSuts.includes(sut))
+      throw new Error(`the netns backend runs ${nodeSuts.join(', ')} on its nodes, not ${sut}`);
+    // GoBGP has no BFD: its operator would not configure BFD towards it on the router either.
+    const routers = routerSpecs(topology, cluster.config).map((r) =>
+      sut === 'gobgp' ? { ...r, spec: { ...r.spec, neighbors: r.spec.neighbors.map(withoutBfd) } } : r,
+    );
     const lab = await NetnsLab.create({ runId: o.runId });
     let dir: string | undefined;
     let running: NetnsRunningLab | undefined;
@@ -141,6 +151,12 @@ export class NetnsRunningLab implements RunningLab {
       const vips = labAddresses(this.cluster);
       this.keepaliveds = new LabKeepaliveds((name) => this.host(name), members, vips, this.o);
       await this.keepaliveds.startAll();
+    } else if (this.o.sut === 'frr' || this.o.sut === 'gobgp') {
+      const nodes = lblabNodes(this.topology).map((n) => n.name);
+      const { config, snapshot } = this.cluster;
+      this.bgpPeers = new LabBgpPeers(this.o.sut, (name) => this.host(name), nodes, config, snapshot, this.o);
+      await this.bgpPeers.startAll();
+      await this.routers.waitPeered(routerPeeringMs, this.o);
     } else {
       for (const node of lblabNodes(this.topology)) this.speakers.start(node.name);
       // A lab is up once its routers peer with every speaker (BFD included).
@@ -230,6 +246,7 @@ export class NetnsRunningLab implements RunningLab {
       onLo: this.o.sut !== 'keepalived',
       dir: this.dir,
     });
+    await this.bgpPeers?.setCluster(this.cluster.snapshot);
     this.o.timeline({
       source: service,
       kind: 'lab',
@@ -243,7 +260,9 @@ export class NetnsRunningLab implements RunningLab {
 
   /** Speakers that run (not frozen, not dead) and whose announcer answers for `address`. */
   async announcers(address: string): Promise<string[]> {
-    return this.keepaliveds ? this.keepaliveds.announcers(address) : this.speakers.announcers(address);
+    if (this.keepaliveds) return this.keepaliveds.announcers(address);
+    if (this.bgpPeers) return this.bgpPeers.announcers(address);
+    return this.speakers.announcers(address);
   }
 
   node(name: string): NodeControl {
@@ -254,8 +273,8 @@ export class NetnsRunningLab implements RunningLab {
       interfaces: node.attachments.map((a) => a.interface),
       restoreRoutes: () => this.wired.restoreDefaultRoutes(name),
     };
-    // What the node runs: keepalived when the run compares lblab with it, else `lblab speaker`.
-    return nodeControl(name, wires, this.keepaliveds ?? this.speakers);
+    // What the node runs: the peer when the run compares lblab with one, else `lblab speaker`.
+    return nodeControl(name, wires, this.keepaliveds ?? this.bgpPeers ?? this.speakers);
   }
 
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {
@@ -302,6 +321,7 @@ export class NetnsRunningLab implements RunningLab {
       .catch((err: unknown) => errors.push(err));
     await this.speakers.unsilenceAll(errors);
     await this.keepaliveds?.removeAll(errors);
+    await this.bgpPeers?.removeAll(errors);
     await this.routers.stopAll(errors);
     for (const p of this.probers.values()) p.end();
     // destroy() SIGKILLs, by PID, every process spawned in the lab's namespaces, then deletes them.
@@ -320,4 +340,9 @@ export class NetnsRunningLab implements RunningLab {
   private host(name: string): Netns {
     return this.wired.host(name);
   }
+}
+
+function withoutBfd(n: BgpNeighborSpec): BgpNeighborSpec {
+  const { bfd: _bfd, ...rest } = n;
+  return rest;
 }
