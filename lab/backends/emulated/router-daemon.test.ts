@@ -13,7 +13,7 @@ import { BgpSpeaker } from '../../../core/speaker/bgp-speaker.ts';
 import { EngineBfdWatcher } from '../../../core/speaker/engine-bfd-watcher.ts';
 import { topologyOf } from '../../model/test-support.ts';
 import { clusterOf } from '../cluster.ts';
-import { FIB_INSTALL_DELAY_MS, RouterDaemon } from './router-daemon.ts';
+import { BFD_TO_BGP_DELAY_MS, FIB_INSTALL_DELAY_MS, RouterDaemon } from './router-daemon.ts';
 import { routerPeers } from './router-peers.ts';
 
 const VIP = '198.18.100.10/32';
@@ -191,7 +191,7 @@ describe('the emulated router daemon', () => {
     const took = await w.until([N2], 5000);
     // BFD: 3 × 100 ms without a packet, from the last one received (up to an interval before the cut).
     expect(took).toBeGreaterThan(200);
-    expect(took).toBeLessThanOrEqual(300 + FIB_INSTALL_DELAY_MS + 1);
+    expect(took).toBeLessThanOrEqual(300 + BFD_TO_BGP_DELAY_MS + FIB_INSTALL_DELAY_MS + 1);
     // The Cease (BFD Down) goes as FRR sends it, a Hard Reset: nothing kept stale for the helper.
     expect(w.router.sessions().get('n1')!.received.size).toBe(0);
   });
