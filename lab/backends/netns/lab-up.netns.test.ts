@@ -1,6 +1,6 @@
 /**
  * `lblab lab up --backend netns` leaves a lab running for manual use after the command exits, the reaper
- * of other runs leaves it alone, and `lblab lab down RUN_ID` removes exactly that run; a `lab up` killed
+ * of other runs leaves it alone, and `lblab lab down --run-id RUN_ID` removes exactly that run; a `lab up` killed
  * half-way is reaped like any crashed run.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
@@ -89,7 +89,7 @@ describe.skipIf(mode === 'skip')('lblab lab up/down --backend netns', () => {
     const manifest = JSON.parse(result.stdout) as Manifest;
     runs.push(manifest.runId);
     expect(manifest.backend).toBe('netns');
-    expect(result.stderr).toContain(`lblab lab down ${manifest.runId}`);
+    expect(result.stderr).toContain(`lblab lab down --run-id ${manifest.runId}`);
 
     // The command has exited; its namespaces and processes are still there.
     const namespaces = [...manifest.segments, ...manifest.hosts].map((h) => h.namespace);

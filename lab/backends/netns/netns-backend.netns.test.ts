@@ -1,8 +1,10 @@
 /**
- * The Layer-2 catalog on the real kernel, through `lblab run` itself (its run(), with the release gates
- * of reports/gates.yaml): every scenario must pass its gates on the netns backend with real speakers and
- * probes, and no namespace of the run may be left afterwards. Figures are printed for the release notes.
+ * The whole catalog (Layer 2 and BGP) on the real kernel, through `lblab run` itself (its run(), with the
+ * release gates of reports/gates.yaml): every scenario must pass its gates on the netns backend with real
+ * speakers, FRR routers and probes, the report must set the emulator's figures beside them (emulator
+ * fidelity), and no namespace of the run may be left afterwards. Figures are printed for the release notes.
  */
+import { fidelityRows } from '../../../reports/fidelity.ts';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,13 +20,13 @@ import { requireNetns } from './test-support.ts';
 
 const mode = await requireNetns(['nft', 'tcpdump']);
 
-describe.skipIf(mode === 'skip')('lblab run --backend netns (Layer-2 catalog)', () => {
+describe.skipIf(mode === 'skip')('lblab run --backend netns (the catalog)', () => {
   let out: string | undefined;
   afterAll(async () => {
     if (out) await rm(out, { recursive: true, force: true });
   });
 
-  it('passes every gate of every L2 scenario and leaves no namespace behind', async () => {
+  it('passes every gate of every scenario, compares with the emulator and leaves no namespace behind', async () => {
     out = await mkdtemp(join(tmpdir(), 'lblab-netns-run-'));
     const stdout: string[] = [];
     const stderr: string[] = [];
@@ -60,10 +62,19 @@ describe.skipIf(mode === 'skip')('lblab run --backend netns (Layer-2 catalog)', 
       expect(s.gates.filter((g) => !g.pass)).toEqual([]);
     }
     expect(code, [...stdout, ...stderr].join('\n')).toBe(0);
+    // Every scenario has its emulated twin, and the report says how far apart they are.
+    expect(result.emulated?.map((s) => s.name)).toEqual(catalog.map((s) => s.name));
+    const fidelity = fidelityRows(result);
+    for (const f of fidelity.filter((r) => r.measurement === 'outageMs' || r.measurement === 'convergenceMs'))
+      console.log(
+        `fidelity ${f.scenario} ${f.measurement}: emulated ${f.emulated}, netns ${f.real}, ${f.agrees ? 'agrees' : 'DISAGREES'}`,
+      );
+    expect(fidelity.length).toBeGreaterThanOrEqual(catalog.length);
+    expect(await readFile(join(out, runId!, 'report.md'), 'utf8')).toContain('## Emulator fidelity');
     await expectWireEventsOfTakeover(result, join(out, runId!));
     // Every scenario's lab is down: no namespace and so no process of this run is left.
     expect((await labNamespaces()).filter((ns) => runIdOf(ns) === runId)).toEqual([]);
-  }, 180_000);
+  }, 480_000);
 
   it('removes what it built when bringing the lab up fails half-way', async () => {
     const read = await readTopology('topologies/l2-three-nodes.yaml');

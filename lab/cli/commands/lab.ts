@@ -129,7 +129,7 @@ async function upNetns(topology: Topology, o: UpOptions, out: Output): Promise<n
       out.stderr(`lblab lab up: not every service had an announcer within ${settleMs / 1000} s`);
     out.stderr(
       `lblab lab up: lab ${runId} keeps running (e.g. ip netns exec lblab-${runId}-<host> ping ...); ` +
-        `remove it with: lblab lab down ${runId}`,
+        `remove it with: lblab lab down --run-id ${runId}`,
     );
     return exitCodes.ok;
   } catch (err) {
