@@ -15,6 +15,13 @@ import { sharedElection } from './shared-election.ts';
 /** How long a scenario may wait on one thing, in virtual time, before the run is declared stuck. */
 const driveLimitMs = 10 * 60_000;
 const echoPort = 7777;
+/**
+ * How long after an EndpointSlice changes the speakers see it, while kube-proxy's data plane follows at
+ * once. Calibrated on the netns tier, where `lblab speaker` polls its cluster file every 50 ms
+ * (core/runtime/watch-file.ts): a node whose endpoint ended sent its withdraw 72 ms after the move
+ * began, about 60 ms after its address left lo. A Kubernetes watch delivers in tens of ms as well.
+ */
+export const clusterWatchDelayMs = 50;
 /** A speaker's grace window on a graceful restart, as `lblab speaker --grace-ms` defaults to. */
 const graceMs = 2000;
 /** `carrier` for a client behind a router: the node that answers a burst this short (the router's ECMP choice). */
@@ -142,7 +149,9 @@ export class EmulatedLab implements RunningLab {
     const snapshot = withEndpoints(this.cluster.snapshot, service, nodes);
     this.cluster = { ...this.cluster, snapshot };
     this.deliverLocalServices();
-    for (const s of this.speakers.values()) s.setCluster(snapshot);
+    this.net.clock.setTimer('lab:cluster watch', clusterWatchDelayMs, () => {
+      for (const s of this.speakers.values()) s.setCluster(this.cluster.snapshot);
+    });
   }
 
   async impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void> {
