@@ -15,6 +15,7 @@ import { renderFrrConfig } from './frr-config.ts';
 import { renderGobgpConfig } from './gobgp-config.ts';
 import { nodeSpeakerSpec, type NodeSpeakerImpl } from './node-speaker-config.ts';
 import { resolveSpec } from './spec.ts';
+import { webCluster } from './web-cluster.test-support.ts';
 
 const mode = await requireNetns(['vtysh', 'gobgpd']);
 
@@ -45,35 +46,11 @@ metadata: { name: r2, namespace: metallb-system }
 spec: { myASN: 64513, peerASN: 64514, peerAddress: 198.18.9.1, ebgpMultiHop: true, sourceAddress: 198.18.0.11, peerPort: 1179, bfdProfile: fast }
 `;
 
-const cluster: ClusterSnapshot = {
-  namespaces: [],
-  nodes: [
-    {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name: 'n1' },
-      status: { addresses: [{ type: 'InternalIP', address: '198.18.0.11' }] },
-    },
-  ],
-  services: [
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'web', namespace: 'lab' },
-      spec: { type: 'LoadBalancer', ports: [{ port: 80, protocol: 'TCP' }] },
-      status: { loadBalancer: { ingress: [{ ip: '198.18.200.1' }, { ip: '2001:db8:200::1' }] } },
-    },
-  ],
-  endpointSlices: [
-    {
-      apiVersion: 'discovery.k8s.io/v1',
-      kind: 'EndpointSlice',
-      metadata: { name: 'web-1', namespace: 'lab', labels: { 'kubernetes.io/service-name': 'web' } },
-      addressType: 'IPv4',
-      endpoints: [{ addresses: ['198.19.0.1'], conditions: { ready: true }, nodeName: 'n1' }],
-    },
-  ],
-};
+const cluster: ClusterSnapshot = webCluster({
+  nodes: [{ name: 'n1', address: '198.18.0.11' }],
+  ingress: ['198.18.200.1', '2001:db8:200::1'],
+  endpointsOn: ['n1'],
+});
 
 function rendered(impl: NodeSpeakerImpl): string {
   const loaded = loadConfig([{ path: 'metallb.yaml', text: metallb }]);

@@ -7,6 +7,7 @@ import { renderFrrConfig } from './frr-config.ts';
 import { renderGobgpConfig } from './gobgp-config.ts';
 import { nodeOriginations, nodeSpeakerSpec, type NodeSpeakerSpec } from './node-speaker-config.ts';
 import { resolveSpec } from './spec.ts';
+import { webCluster } from './web-cluster.test-support.ts';
 
 const base = `
 apiVersion: metallb.io/v1beta1
@@ -38,42 +39,15 @@ function config(extra = ''): LbConfig {
 
 /** Nodes n1 (rack a) and n2 (rack b); Service web (ETP=Local) on 198.18.200.1 with endpoints on `on`. */
 function cluster(on: string[]): ClusterSnapshot {
-  const node = (name: string, address: string, rack: string) => ({
-    apiVersion: 'v1' as const,
-    kind: 'Node' as const,
-    metadata: { name, labels: { rack } },
-    status: { addresses: [{ type: 'InternalIP', address }] },
+  return webCluster({
+    nodes: [
+      { name: 'n1', address: '198.18.0.11', labels: { rack: 'a' } },
+      { name: 'n2', address: '198.18.0.12', labels: { rack: 'b' } },
+    ],
+    ingress: ['198.18.200.1'],
+    endpointsOn: on,
+    externalTrafficPolicy: 'Local',
   });
-  return {
-    namespaces: [],
-    nodes: [node('n1', '198.18.0.11', 'a'), node('n2', '198.18.0.12', 'b')],
-    services: [
-      {
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'web', namespace: 'lab' },
-        spec: {
-          type: 'LoadBalancer',
-          externalTrafficPolicy: 'Local',
-          ports: [{ port: 80, protocol: 'TCP' }],
-        },
-        status: { loadBalancer: { ingress: [{ ip: '198.18.200.1' }] } },
-      },
-    ],
-    endpointSlices: [
-      {
-        apiVersion: 'discovery.k8s.io/v1',
-        kind: 'EndpointSlice',
-        metadata: { name: 'web-1', namespace: 'lab', labels: { 'kubernetes.io/service-name': 'web' } },
-        addressType: 'IPv4',
-        endpoints: on.map((nodeName, i) => ({
-          addresses: [`198.19.0.${i + 1}`],
-          conditions: { ready: true },
-          nodeName,
-        })),
-      },
-    ],
-  };
 }
 
 const render = (impl: 'frr' | 'gobgp', s: NodeSpeakerSpec) => {

@@ -13,6 +13,7 @@ import { startFrr, type FrrRouter } from '../../sut/frr.ts';
 import { kernelRoutes } from '../../sut/kernel-routes.ts';
 import type { NodeSpeakerImpl } from '../../sut/node-speaker-config.ts';
 import { waitFor } from '../../sut/wait.ts';
+import { webCluster } from '../../sut/web-cluster.test-support.ts';
 import { lossSince, watchFibRoute } from './fib-watch.ts';
 import { LabBgpPeers } from './lab-bgp-peers.ts';
 import { NetnsLab } from './lab.ts';
@@ -65,41 +66,8 @@ function loadLabConfig(): LbConfig {
 
 /** Two nodes, one ETP=Local Service on 198.18.200.1 with endpoints on `endpointsOn`. */
 function cluster(endpointsOn: readonly string[]): ClusterSnapshot {
-  return {
-    namespaces: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'lab' } }],
-    nodes: Object.entries(nodeAddress).map(([name, address]) => ({
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-      status: { addresses: [{ type: 'InternalIP', address }] },
-    })),
-    services: [
-      {
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'web', namespace: 'lab' },
-        spec: {
-          type: 'LoadBalancer',
-          externalTrafficPolicy: 'Local',
-          ports: [{ port: 80, protocol: 'TCP' }],
-        },
-        status: { loadBalancer: { ingress: [{ ip: vip }] } },
-      },
-    ],
-    endpointSlices: [
-      {
-        apiVersion: 'discovery.k8s.io/v1',
-        kind: 'EndpointSlice',
-        metadata: { name: 'web-1', namespace: 'lab', labels: { 'kubernetes.io/service-name': 'web' } },
-        addressType: 'IPv4',
-        endpoints: endpointsOn.map((nodeName, i) => ({
-          addresses: [`198.19.0.${i + 1}`],
-          conditions: { ready: true },
-          nodeName,
-        })),
-      },
-    ],
-  };
+  const nodes = Object.entries(nodeAddress).map(([name, address]) => ({ name, address }));
+  return webCluster({ nodes, ingress: [vip], endpointsOn, externalTrafficPolicy: 'Local' });
 }
 
 async function r1NextHops(r1: Netns): Promise<string[]> {
