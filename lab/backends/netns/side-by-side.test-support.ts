@@ -1,0 +1,83 @@
+/**
+ * `lblab run --backend netns --scenario S --peer P` through the command's own run(), for the
+ * side-by-side tests: what a user would run, with the result, the report and the output kept for checks.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { ratio } from '../../../reports/compare.ts';
+import type { RunResult, ScenarioResult } from '../../../reports/result.ts';
+import { run } from '../../cli/commands/run.ts';
+
+export interface SideBySide {
+  code: number;
+  runId: string;
+  /** The directory the run's report went to; the caller removes `out`. */
+  out: string;
+  result: RunResult;
+  report: string;
+  output: string;
+  /** lblab's run of the scenario and the peer's. */
+  lblab: ScenarioResult;
+  peer: ScenarioResult;
+}
+
+export async function runSideBySide(scenario: string, peer: string): Promise<SideBySide> {
+  const out = await mkdtemp(join(tmpdir(), `lblab-netns-${peer}-`));
+  const lines: string[] = [];
+  const code = await run(
+    {
+      backend: 'netns',
+      topology: 'topologies/l2-three-nodes.yaml',
+      gates: 'reports/gates.yaml',
+      out,
+      seed: '1',
+      scenario: [scenario],
+      peer: [peer],
+    },
+    { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) },
+  );
+  const output = lines.join('\n');
+  const runId = /^lblab run ([0-9a-f]+):/.exec(lines[0] ?? '')?.[1];
+  expect(runId, output).toBeDefined();
+  const dir = join(out, runId!);
+  const result = JSON.parse(await readFile(join(dir, 'result.json'), 'utf8')) as RunResult;
+  for (const s of result.scenarios)
+    console.log(
+      `netns ${s.name} [${s.sut}]: ${s.status}${s.reason ? ` (${s.reason})` : ''}; ` +
+        Object.entries(s.measurements)
+          .map(([k, v]) => `${k} ${Math.round(v * 10) / 10}`)
+          .join(', '),
+    );
+  expect(result.scenarios.map((s) => [s.name, s.sut])).toEqual([
+    [scenario, 'lblab'],
+    [scenario, peer],
+  ]);
+  const by = (sut: string) => result.scenarios.find((s) => s.sut === sut)!;
+  const report = await readFile(join(dir, 'report.md'), 'utf8');
+  return { code, runId: runId!, out, result, report, output, lblab: by('lblab'), peer: by(peer) };
+}
+
+/**
+ * Both runs measured an outage and passed, only lblab was gated, and the report's peer table gives the
+ * outage ratio lblab/peer (printed for the release notes).
+ */
+export function expectComparedOutage(r: SideBySide): void {
+  for (const s of [r.lblab, r.peer])
+    expect({ sut: s.sut, status: s.status, reason: s.reason }).toEqual({
+      sut: s.sut,
+      status: 'pass',
+      reason: undefined,
+    });
+  expect(r.peer.measurements['outageMs']).toBeGreaterThan(0);
+  expect(r.lblab.measurements['outageMs']).toBeGreaterThan(0);
+  expect(r.lblab.gates.length).toBeGreaterThan(0);
+  expect(r.peer.gates).toEqual([]);
+  expect(r.code, r.output).toBe(0);
+  const expected = ratio(r.lblab.measurements['outageMs']!, r.peer.measurements['outageMs']!)!;
+  console.log(`netns ${r.lblab.name} outageMs lblab/${r.peer.sut}: ${expected}`);
+  expect(r.report).toContain('## Compared with peers');
+  const row = r.report.split('\n').find((l) => l.includes('outageMs') && l.includes(`| ${r.peer.sut} |`));
+  expect(row, r.report).toContain(expected);
+}
