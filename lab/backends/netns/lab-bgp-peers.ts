@@ -19,6 +19,7 @@ import { nodeOriginations, nodeSpeakerSpec, type NodeSpeakerImpl } from '../../s
 import { prefixFamily, type Origination } from '../../sut/router.ts';
 import { waitFor } from '../../sut/wait.ts';
 import type { Netns } from './namespace.ts';
+import type { LabNodeSoftware } from './node-control.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
 
 type NodeRouter = FrrRouter | GobgpRouter;
@@ -34,7 +35,7 @@ interface Member {
 
 const key = (o: Origination) => JSON.stringify([o.communities ?? [], o.largeCommunities ?? []]);
 
-export class LabBgpPeers {
+export class LabBgpPeers implements LabNodeSoftware {
   private readonly members = new Map<string, Member>();
   private snapshot: ClusterSnapshot;
 

@@ -9,6 +9,7 @@ import { nodePriority } from '../../sut/keepalived-config.ts';
 import { startKeepalived, type KeepalivedNode } from '../../sut/keepalived.ts';
 import type { UpOptions } from '../../runner/backend.ts';
 import type { Netns } from './namespace.ts';
+import type { LabNodeSoftware } from './node-control.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
 
 interface Member {
@@ -16,7 +17,7 @@ interface Member {
   silenced?: Silenced;
 }
 
-export class LabKeepaliveds {
+export class LabKeepaliveds implements LabNodeSoftware {
   private readonly members = new Map<string, Member>();
 
   /** `nodes`: every lblab-node with the interface VRRP runs on, in priority order (the first is master). */

@@ -5,6 +5,7 @@
 import type { UpOptions } from '../../runner/backend.ts';
 import type { LabPrograms } from './lab-programs.ts';
 import type { Netns } from './namespace.ts';
+import type { LabNodeSoftware } from './node-control.ts';
 import { lines } from './program-output.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
 import { spawnSpeaker, type SpeakerProcess } from './speaker-process.ts';
@@ -23,12 +24,13 @@ interface Speaker {
   exited: Promise<void>;
 }
 
-export class LabSpeakers {
+export class LabSpeakers implements LabNodeSoftware {
   private readonly speakers = new Map<string, Speaker>();
 
   /** `dir` holds cluster.yaml and metallb.yaml; `host` finds a node's namespace. */
   constructor(
     private readonly host: (name: string) => Netns,
+    private readonly nodes: readonly string[],
     private readonly dir: string,
     private readonly programs: LabPrograms,
     private readonly o: Pick<UpOptions, 'timeline'> & { detached?: boolean },
@@ -37,6 +39,10 @@ export class LabSpeakers {
   /** Whether `name`'s speaker runs (frozen or not). */
   has(name: string): boolean {
     return this.speakers.has(name);
+  }
+
+  async startAll(): Promise<void> {
+    for (const name of this.nodes) this.start(name);
   }
 
   start(name: string): void {
@@ -98,14 +104,13 @@ export class LabSpeakers {
     return [...this.speakers].filter(([, s]) => !s.silenced && s.owned.has(address)).map(([name]) => name);
   }
 
-  /** Thaws every frozen speaker before teardown; each failure goes to `errors`. */
-  async unsilenceAll(errors: unknown[]): Promise<void> {
+  /**
+   * Thaws every frozen speaker before teardown (each failure goes to `errors`) and forgets them all: their
+   * processes end with the lab's namespaces.
+   */
+  async removeAll(errors: unknown[]): Promise<void> {
     for (const s of this.speakers.values())
       if (s.silenced) await unsilence(s.silenced).catch((err: unknown) => errors.push(err));
-  }
-
-  /** Forgets every speaker (their processes are ended with the lab's namespaces). */
-  clear(): void {
     this.speakers.clear();
   }
 }

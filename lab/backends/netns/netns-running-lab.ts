@@ -3,9 +3,10 @@
  * every host a namespace with the model's addresses; each router runs its real daemon (lab-routers.ts);
  * each lblab-node runs `lblab speaker` and a UDP echo server with the service addresses delivered locally
  * (on lo, answered in ARP/NDP by the speaker only; for externalTrafficPolicy Local only where an endpoint
- * is); each client runs a long-lived prober. A run comparing lblab with keepalived runs keepalived on the
- * nodes instead of the speaker (lab-keepaliveds.ts), with the addresses on the segment interface of the
- * VRRP master. Time is wall time. Faults mirror the emulated backend's, with the kernel's means: `ip link`
+ * is); each client runs a long-lived prober. A run comparing lblab with a peer runs the peer on the nodes
+ * instead of the speaker (a LabNodeSoftware, node-control.ts): keepalived (lab-keepaliveds.ts, the
+ * addresses on the VRRP master's segment interface) or FRR or GoBGP as BGP speaker (lab-bgp-peers.ts).
+ * Time is wall time. Faults mirror the emulated backend's, with the kernel's means: `ip link`
  * then SIGKILL, SIGSTOP plus an nftables drop-all, bridge filters for partitions, tc netem.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -31,7 +32,7 @@ import { LabSpeakers } from './lab-speakers.ts';
 import { LabWiring } from './lab-wiring.ts';
 import { routerSpecs, type LabRouterSpec } from './router-specs.ts';
 import type { Netns } from './namespace.ts';
-import { nodeControl } from './node-control.ts';
+import { nodeControl, type LabNodeSoftware } from './node-control.ts';
 import { ProberClient } from './prober-client.ts';
 import { applyPartitions, type HostPartition } from './segment-partitions.ts';
 import { announcersFromLogs } from './speaker-log.ts';
@@ -57,12 +58,9 @@ export class NetnsRunningLab implements RunningLab {
   private wiring: LabWiring | undefined;
   private readonly probers = new Map<string, ProberClient>();
   private readonly programs: LabPrograms;
-  private readonly speakers: LabSpeakers;
+  /** What the nodes run: `lblab speaker`, or the peer a run compares lblab with (UpOptions.sut). */
+  private software: LabNodeSoftware | undefined;
   private readonly routers: LabRouters;
-  /** Set when the nodes run keepalived (UpOptions.sut) instead of `lblab speaker`. */
-  private keepaliveds: LabKeepaliveds | undefined;
-  /** Set when the nodes run FRR or GoBGP as their BGP speaker (UpOptions.sut) instead. */
-  private bgpPeers: LabBgpPeers | undefined;
   private captures: LabCaptures | undefined;
   private partitions: HostPartition[] = [];
   private probeIds = 0;
@@ -77,7 +75,6 @@ export class NetnsRunningLab implements RunningLab {
     private readonly o: NetnsUpOptions,
   ) {
     this.programs = new LabPrograms(dir, o.detached ?? false);
-    this.speakers = new LabSpeakers((name) => this.host(name), dir, this.programs, o);
     this.routers = new LabRouters(
       (name) => this.host(name),
       (address) => this.wiring?.owners.get(address),
@@ -143,25 +140,10 @@ export class NetnsRunningLab implements RunningLab {
         '--name',
         node.name,
       ]);
-    if (this.o.sut === 'keepalived') {
-      const members = lblabNodes(this.topology).map((n) => ({
-        name: n.name,
-        interface: n.attachments[0]!.interface,
-      }));
-      const vips = labAddresses(this.cluster);
-      this.keepaliveds = new LabKeepaliveds((name) => this.host(name), members, vips, this.o);
-      await this.keepaliveds.startAll();
-    } else if (this.o.sut === 'frr' || this.o.sut === 'gobgp') {
-      const nodes = lblabNodes(this.topology).map((n) => n.name);
-      const { config, snapshot } = this.cluster;
-      this.bgpPeers = new LabBgpPeers(this.o.sut, (name) => this.host(name), nodes, config, snapshot, this.o);
-      await this.bgpPeers.startAll();
-      await this.routers.waitPeered(routerPeeringMs, this.o);
-    } else {
-      for (const node of lblabNodes(this.topology)) this.speakers.start(node.name);
-      // A lab is up once its routers peer with every speaker (BFD included).
-      await this.routers.waitPeered(routerPeeringMs, this.o);
-    }
+    this.software = this.nodeSoftware();
+    await this.software.startAll();
+    // A lab is up once its routers peer with every node (BFD included), whatever the nodes run.
+    if (this.o.sut !== 'keepalived') await this.routers.waitPeered(routerPeeringMs, this.o);
     for (const node of topology.nodes.filter((n) => n.kind === 'client')) {
       const ns = this.host(node.name);
       const prober = probeProgram('prober-server-main.ts');
@@ -175,6 +157,21 @@ export class NetnsRunningLab implements RunningLab {
       const child = await this.programs.startAndWait(ns, node.name, 'prober', prober);
       this.probers.set(node.name, new ProberClient(child, node.name));
     }
+  }
+
+  /** `lblab speaker` on every lblab-node, or the peer (keepalived, FRR, GoBGP) the run compares it with. */
+  private nodeSoftware(): LabNodeSoftware {
+    const host = (name: string) => this.host(name);
+    const nodes = lblabNodes(this.topology);
+    const names = nodes.map((n) => n.name);
+    const sut = this.o.sut ?? 'lblab';
+    if (sut === 'keepalived') {
+      const members = nodes.map((n) => ({ name: n.name, interface: n.attachments[0]!.interface }));
+      return new LabKeepaliveds(host, members, labAddresses(this.cluster), this.o);
+    }
+    if (sut === 'frr' || sut === 'gobgp')
+      return new LabBgpPeers(sut, host, names, this.cluster.config, this.cluster.snapshot, this.o);
+    return new LabSpeakers(host, names, this.dir, this.programs, this.o);
   }
 
   now(): number {
@@ -246,7 +243,7 @@ export class NetnsRunningLab implements RunningLab {
       onLo: this.o.sut !== 'keepalived',
       dir: this.dir,
     });
-    await this.bgpPeers?.setCluster(this.cluster.snapshot);
+    await this.software?.setCluster?.(this.cluster.snapshot);
     this.o.timeline({
       source: service,
       kind: 'lab',
@@ -260,9 +257,7 @@ export class NetnsRunningLab implements RunningLab {
 
   /** Speakers that run (not frozen, not dead) and whose announcer answers for `address`. */
   async announcers(address: string): Promise<string[]> {
-    if (this.keepaliveds) return this.keepaliveds.announcers(address);
-    if (this.bgpPeers) return this.bgpPeers.announcers(address);
-    return this.speakers.announcers(address);
+    return this.software ? this.software.announcers(address) : [];
   }
 
   node(name: string): NodeControl {
@@ -273,8 +268,8 @@ export class NetnsRunningLab implements RunningLab {
       interfaces: node.attachments.map((a) => a.interface),
       restoreRoutes: () => this.wired.restoreDefaultRoutes(name),
     };
-    // What the node runs: the peer when the run compares lblab with one, else `lblab speaker`.
-    return nodeControl(name, wires, this.keepaliveds ?? this.bgpPeers ?? this.speakers);
+    if (!this.software) throw new Error(`the lab's nodes run nothing yet`);
+    return nodeControl(name, wires, this.software);
   }
 
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {
@@ -319,14 +314,11 @@ export class NetnsRunningLab implements RunningLab {
     await captures
       ?.finish(hostLookup(this.topology.nodes, this.wiring?.macs ?? new Map()), this.o)
       .catch((err: unknown) => errors.push(err));
-    await this.speakers.unsilenceAll(errors);
-    await this.keepaliveds?.removeAll(errors);
-    await this.bgpPeers?.removeAll(errors);
+    await this.software?.removeAll(errors);
     await this.routers.stopAll(errors);
     for (const p of this.probers.values()) p.end();
     // destroy() SIGKILLs, by PID, every process spawned in the lab's namespaces, then deletes them.
     await this.lab.destroy().catch((err: unknown) => errors.push(err));
-    this.speakers.clear();
     this.probers.clear();
     await rm(this.dir, { recursive: true, force: true });
     if (errors.length > 0) throw new AggregateError(errors, 'tearing the netns lab down failed');

@@ -2,6 +2,7 @@
  * The fault verbs on one lblab-node of a netns lab, whatever runs on it: `lblab speaker` (LabSpeakers),
  * keepalived (LabKeepaliveds) or another node speaker; each kind plugs in as a NodeSoftware.
  */
+import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import type { NodeControl } from '../../runner/backend.ts';
 import type { Netns } from './namespace.ts';
 
@@ -17,6 +18,18 @@ export interface NodeSoftware {
   resume(name: string): Promise<void>;
   /** Removes what a crash left behind before the node comes back (keepalived's addresses), if anything. */
   dropLeftovers?(name: string): Promise<void>;
+}
+
+/** What the lab asks of the software on all its nodes together, besides the per-node verbs. */
+export interface LabNodeSoftware extends NodeSoftware {
+  /** Starts it on every lblab-node. */
+  startAll(): Promise<void>;
+  /** The nodes announcing `address` now (ARP/NDP for Layer 2, BGP for the BGP speakers). */
+  announcers(address: string): string[] | Promise<string[]>;
+  /** A new cluster state (endpoints moved) for software that does not read the lab's cluster file. */
+  setCluster?(snapshot: ClusterSnapshot): Promise<void>;
+  /** Thaws and ends what it started before the namespaces go; each failure goes to `errors`. */
+  removeAll(errors: unknown[]): Promise<void>;
 }
 
 export interface NodeWires {
