@@ -1,6 +1,6 @@
 /**
  * Runs every registered benchmark a few times (each says how many) and prints the median and the spread of ops/s per
- * scenario and phase. Not part of the test suite: `npm run bench`.
+ * scenario and phase. Not part of the test suite: `npm run bench`, or `npm run bench -- NAME...` for some.
  */
 import { benches } from './registry.ts';
 import type { BenchResult } from './types.ts';
@@ -57,7 +57,11 @@ function table(rows: Iterable<Row>): string {
 
 async function main(): Promise<void> {
   const rows = new Map<string, Row>();
-  for (const bench of benches) {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((n) => !benches.some((b) => b.name === n));
+  if (unknown.length > 0)
+    throw new Error(`no bench ${unknown.join(', ')}; known: ${benches.map((b) => b.name).join(', ')}`);
+  for (const bench of benches.filter((b) => wanted.length === 0 || wanted.includes(b.name))) {
     const repetitions = bench.repetitions ?? defaultRepetitions;
     for (let i = 0; i < repetitions; i++) {
       process.stderr.write(`${bench.name}: run ${i + 1}/${repetitions}\n`);

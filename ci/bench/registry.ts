@@ -3,6 +3,7 @@ import { benchBgpCodec } from './bgp-codec.ts';
 import { benchBfdFrr } from './bfd-frr.ts';
 import { benchBgpFrr } from './bgp-frr.ts';
 import { benchEmulatedScale } from './emulated-scale.ts';
+import { benchFailoverPeers } from './failover-peers.ts';
 import { benchMembership } from './membership.ts';
 import type { Bench } from './types.ts';
 
@@ -16,6 +17,8 @@ export const benches: Bench[] = [
   // Root and the Debian daemons; each run is already a distribution (5 silent deaths per timer setting,
   // about 40 s with the FRR node alone), so once is enough.
   { name: 'bfd-frr', run: benchBfdFrr, repetitions: 1 },
+  // Root and the Debian daemons; each run is already RUNS fresh labs per system (about ten minutes).
+  { name: 'failover-peers', run: benchFailoverPeers, repetitions: 1 },
   // About four minutes of wall time at the 2000 nodes and 10,000 Services: once is enough.
   { name: 'emulated-scale', run: benchEmulatedScale, repetitions: 1 },
 ];

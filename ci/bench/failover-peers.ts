@@ -1,0 +1,97 @@
+/**
+ * Client-visible failover, lblab against the peers users run today, as medians rather than single runs:
+ * each catalog scenario below runs RUNS times on the netns backend for lblab and for each peer (keepalived
+ * for Layer 2; FRR with bgpd+bfdd and GoBGP as the node speaker for BGP), on a fresh lab each time, and
+ * RUNS times on the emulator with different seeds. Printed: min / median / max outage per system, the
+ * median ratio lblab/peer and the emulator's median against the kernel's (emulator fidelity).
+ * Needs root and the Debian daemons, as the netns tests do; about ten minutes at 5 runs.
+ */
+import { emulatedBackend } from '../../lab/backends/emulated/index.ts';
+import { netnsBackend } from '../../lab/backends/netns/netns-backend.ts';
+import { readTopology } from '../../lab/model/index.ts';
+import type { Topology } from '../../lab/model/topology.ts';
+import type { Backend } from '../../lab/runner/backend.ts';
+import { newRunId } from '../../lab/runner/run-id.ts';
+import { runSuite } from '../../lab/runner/run-suite.ts';
+import type { Scenario } from '../../lab/runner/scenario.ts';
+import { catalog } from '../../scenarios/index.ts';
+import { phase, result, type BenchResult } from './types.ts';
+
+const RUNS = Number(process.env['FAILOVER_BENCH_RUNS'] ?? 5);
+const defaultTopology = 'topologies/l2-three-nodes.yaml';
+
+/** Each scenario with the peers that can serve it (netns-backend.ts says what each serves). */
+const cases: { scenario: string; peers: string[] }[] = [
+  { scenario: 'l2: node crash', peers: ['keepalived'] },
+  { scenario: 'l2: node crash (IPv6)', peers: ['keepalived'] },
+  { scenario: 'bgp: node crash with BFD', peers: ['frr'] },
+  { scenario: 'bgp: node crash without BFD (hold timer 3 s)', peers: ['frr', 'gobgp'] },
+];
+
+const quiet = { scenarioStarted: () => undefined, step: () => undefined, scenarioEnded: () => undefined };
+
+async function topologies(path: string): Promise<Topology> {
+  const read = await readTopology(path);
+  if (!read.ok) throw new Error(`${path} does not read`);
+  return read.topology;
+}
+
+/** The outages of RUNS fresh runs of one scenario for one system on one backend. */
+async function outages(backend: Backend, s: Scenario, sut: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let seed = 1; seed <= RUNS; seed++) {
+    const run = await runSuite({
+      backend,
+      topologies,
+      defaultTopology,
+      scenarios: [{ ...s, sut }],
+      seed,
+      runId: newRunId(),
+      progress: quiet,
+    });
+    const r = run.scenarios[0]!;
+    const outage = r.measurements['outageMs'];
+    if (r.status !== 'pass' || outage === undefined)
+      throw new Error(`${s.name} [${sut}] on ${backend.name}: ${r.status} (${r.reason ?? 'no outageMs'})`);
+    out.push(outage);
+  }
+  return out;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function rows(label: string, xs: readonly number[]): BenchResult {
+  return result(`${label} outage (ms)`, [
+    phase('min', 1, Math.min(...xs)),
+    phase('median', 1, median(xs)),
+    phase('max', 1, Math.max(...xs)),
+  ]);
+}
+
+export async function benchFailoverPeers(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  for (const c of cases) {
+    const s = catalog.find((x) => x.name === c.scenario);
+    if (!s) throw new Error(`no scenario ${c.scenario} in the catalog`);
+    const lblab = await outages(netnsBackend, s, 'lblab');
+    const emulated = await outages(emulatedBackend, s, 'lblab');
+    out.push(rows(`${c.scenario}, netns, lblab`, lblab), rows(`${c.scenario}, emulated, lblab`, emulated));
+    const lines = [
+      `${c.scenario}: lblab median ${median(lblab).toFixed(1)} ms, emulated ${median(emulated).toFixed(1)} ms ` +
+        `(emulated/netns ${(median(emulated) / median(lblab)).toFixed(2)})`,
+    ];
+    for (const peer of c.peers) {
+      const theirs = await outages(netnsBackend, s, peer);
+      out.push(rows(`${c.scenario}, netns, ${peer}`, theirs));
+      lines.push(
+        `${c.scenario}: ${peer} median ${median(theirs).toFixed(1)} ms, lblab/${peer} ${(median(lblab) / median(theirs)).toFixed(2)}`,
+      );
+    }
+    for (const l of lines) process.stderr.write(`${l}\n`);
+  }
+  return out;
+}
