@@ -40,13 +40,18 @@ export async function removeWorkDir(dir: string, root = sutRoot): Promise<void> 
   await rm(dir, { recursive: true, force: true });
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether `pid` runs. A zombie does not: a killed detached daemon (`lab up`) waits for init to reap it,
+ * and its work dir must not outlive it for that.
+ */
+async function alive(pid: number): Promise<boolean> {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return !/^\d+ \(.*\) Z /s.test(stat);
 }
 
 /**
@@ -62,7 +67,7 @@ export async function sweepWorkDirs(root = sutRoot): Promise<string[]> {
       (t) => (JSON.parse(t) as { pid: number }).pid,
       () => undefined,
     );
-    if (owner !== undefined && alive(owner)) continue;
+    if (owner !== undefined && (await alive(owner))) continue;
     if (owner === undefined) {
       const age = await stat(dir).then(
         (s) => Date.now() - s.mtimeMs,
@@ -77,7 +82,7 @@ export async function sweepWorkDirs(root = sutRoot): Promise<string[]> {
       const pid = name ? Number((await readFile(join(dir, f), 'utf8').catch(() => '')).trim()) : 0;
       if (name && pid > 0) daemons.push([name, pid]);
     }
-    if (daemons.some(([, pid]) => alive(pid))) continue;
+    if ((await Promise.all(daemons.map(([, pid]) => alive(pid)))).some(Boolean)) continue;
     for (const [name, pid] of daemons)
       if (['zebra', 'bgpd', 'bfdd'].includes(name)) await removeFrrScratch(name, pid);
     await removeWorkDir(dir, root);

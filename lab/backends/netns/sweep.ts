@@ -1,6 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sweepWorkDirs } from '../../sut/work-dir.ts';
 import { sh } from './command.ts';
 import { labPrefix, runIdOf } from './names.ts';
 import { forgetRun, listRuns, readRun, runDead, type RunRecord } from './run-registry.ts';
@@ -38,6 +39,8 @@ export async function sweepLeftovers(
     swept.add(run.runId);
   }
   await removeRunDirs(swept);
+  // The daemons' work dirs (routers, keepalived, node speakers) whose owner and daemons are all gone now.
+  await sweepWorkDirs();
   return result;
 }
 
