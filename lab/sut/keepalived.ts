@@ -37,11 +37,12 @@ export interface KeepalivedNode {
 export async function startKeepalived(
   ns: Netns,
   spec: KeepalivedSpec,
-  options: { startTimeoutMs?: number } = {},
+  /** `detached`: keepalived outlives the process that started it (`lblab lab up`). */
+  options: { startTimeoutMs?: number; detached?: boolean } = {},
 ): Promise<KeepalivedNode> {
   const config = renderKeepalivedConfig(spec);
   const workDir = await createWorkDir(spec.name);
-  const node = new Keepalived(ns, spec, workDir, options.startTimeoutMs ?? 10_000);
+  const node = new Keepalived(ns, spec, workDir, options.startTimeoutMs ?? 10_000, options.detached ?? false);
   try {
     await writeFile(join(workDir, 'keepalived.conf'), config);
     await node.start();
@@ -61,6 +62,7 @@ class Keepalived implements KeepalivedNode {
     private readonly spec: KeepalivedSpec,
     readonly workDir: string,
     private readonly startTimeoutMs: number,
+    private readonly detached: boolean,
   ) {}
 
   get name(): string {
@@ -87,7 +89,13 @@ class Keepalived implements KeepalivedNode {
       ...['--use-file', this.path('keepalived.conf')],
       ...['--pid', this.path('keepalived.pid'), '--vrrp_pid', this.path('vrrp.pid')],
     ];
-    const daemon = await Daemon.start(this.ns, 'keepalived', argv, this.path('keepalived.out'));
+    const daemon = await Daemon.start(
+      this.ns,
+      'keepalived',
+      argv,
+      this.path('keepalived.out'),
+      this.detached,
+    );
     this.daemon = daemon;
     await waitReady([daemon], async () => (await this.childPid()) !== undefined, {
       what: `keepalived ${this.name}`,

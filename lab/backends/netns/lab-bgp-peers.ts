@@ -19,6 +19,7 @@ import { nodeOriginations, nodeSpeakerSpec, type NodeSpeakerImpl } from '../../s
 import { prefixFamily, type Origination } from '../../sut/router.ts';
 import { waitFor } from '../../sut/wait.ts';
 import type { Netns } from './namespace.ts';
+import type { DetachedProgram } from './lab-programs.ts';
 import type { LabNodeSoftware } from './node-control.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
 
@@ -46,7 +47,7 @@ export class LabBgpPeers implements LabNodeSoftware {
     private readonly nodes: readonly string[],
     private readonly config: LbConfig,
     snapshot: ClusterSnapshot,
-    private readonly o: Pick<UpOptions, 'timeline'> & { advertise?: AdvertiseOptions },
+    private readonly o: Pick<UpOptions, 'timeline'> & { advertise?: AdvertiseOptions; detached?: boolean },
   ) {
     this.snapshot = snapshot;
   }
@@ -86,8 +87,11 @@ export class LabBgpPeers implements LabNodeSoftware {
     for (const message of spec.omitted) this.o.timeline({ source: name, kind: 'lab', message });
     const { omitted: _omitted, ...routerSpec } = spec;
     const ns = this.host(name);
+    const options = { detached: this.o.detached ?? false };
     const router =
-      this.impl === 'frr' ? await startFrr({ ...routerSpec, ns }) : await startGobgp({ ...routerSpec, ns });
+      this.impl === 'frr'
+        ? await startFrr({ ...routerSpec, ns }, options)
+        : await startGobgp({ ...routerSpec, ns }, options);
     this.members.set(name, {
       router,
       announced: new Map(spec.originate.map((x) => [x.prefix, x])),
@@ -221,5 +225,12 @@ export class LabBgpPeers implements LabNodeSoftware {
       await m.router.stop().catch((err: unknown) => errors.push(err));
     }
     this.members.clear();
+  }
+
+  /** A detached lab's daemons, so `lblab lab down` ends them by PID too. */
+  async detachedPrograms(): Promise<DetachedProgram[]> {
+    return [...this.members].flatMap(([name, m]) =>
+      m.router.pids().map((pid) => ({ host: name, program: this.impl, pid, log: m.router.workDir })),
+    );
   }
 }

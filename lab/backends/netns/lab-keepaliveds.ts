@@ -9,6 +9,7 @@ import { nodePriority } from '../../sut/keepalived-config.ts';
 import { startKeepalived, type KeepalivedNode } from '../../sut/keepalived.ts';
 import type { UpOptions } from '../../runner/backend.ts';
 import type { Netns } from './namespace.ts';
+import type { DetachedProgram } from './lab-programs.ts';
 import type { LabNodeSoftware } from './node-control.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
 
@@ -25,7 +26,7 @@ export class LabKeepaliveds implements LabNodeSoftware {
     private readonly host: (name: string) => Netns,
     private readonly nodes: readonly { name: string; interface: string }[],
     private readonly addresses: readonly string[],
-    private readonly o: Pick<UpOptions, 'timeline'>,
+    private readonly o: Pick<UpOptions, 'timeline'> & { detached?: boolean },
   ) {}
 
   /** Every node's keepalived, started together so the first election is the protocol's own. */
@@ -52,7 +53,8 @@ export class LabKeepaliveds implements LabNodeSoftware {
         priority: nodePriority(index, this.nodes.length),
         addresses: this.addresses,
       };
-      this.members.set(name, { node: await startKeepalived(this.host(name), spec) });
+      const node = await startKeepalived(this.host(name), spec, { detached: this.o.detached ?? false });
+      this.members.set(name, { node });
     }
     this.o.timeline({ source: name, kind: 'lifecycle', message: 'keepalived started' });
   }
@@ -99,5 +101,14 @@ export class LabKeepaliveds implements LabNodeSoftware {
       await m.node.remove().catch((err: unknown) => errors.push(err));
     }
     this.members.clear();
+  }
+
+  /** A detached lab's keepalived processes, so `lblab lab down` ends them by PID too. */
+  async detachedPrograms(): Promise<DetachedProgram[]> {
+    const out: DetachedProgram[] = [];
+    for (const [name, m] of this.members)
+      for (const pid of await m.node.pids())
+        out.push({ host: name, program: 'keepalived', pid, log: m.node.workDir });
+    return out;
   }
 }

@@ -30,7 +30,7 @@ interface Manifest {
     interfaces: { mac: string; addresses: string[] }[];
   }[];
   services: { addresses: string[]; announcedBy: string[] }[];
-  processes: { host: string; program: string; pid: number }[];
+  processes: { host: string; program: string; pid: number; log: string }[];
 }
 
 function capture() {
@@ -137,6 +137,52 @@ describe.skipIf(mode === 'skip')('lblab lab up/down --backend netns', () => {
     expect(await down(manifest.runId, again.out)).toBe(exitCodes.error);
     expect(again.stderr.join('\n')).toContain(`no lab run "${manifest.runId}"`);
   }, 60_000);
+
+  it('keeps a lab with a peer on the nodes (keepalived) until `lab down` ends its daemons by PID', async () => {
+    const result = await runLblab(
+      'lab',
+      'up',
+      '--backend',
+      'netns',
+      '--topology',
+      topology,
+      '--peer',
+      'keepalived',
+      '--json',
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const manifest = JSON.parse(result.stdout) as Manifest;
+    runs.push(manifest.runId);
+    // keepalived instead of lblab speaker: parent and VRRP child on each node, both kept past `lab up`.
+    expect(manifest.processes.filter((p) => p.program === 'speaker')).toEqual([]);
+    const vrrp = manifest.processes.filter((p) => p.program === 'keepalived');
+    expect(vrrp.map((p) => p.host).sort()).toEqual(['n1', 'n1', 'n2', 'n2', 'n3', 'n3']);
+    for (const p of vrrp) expect(await alive(p.pid), `keepalived on ${p.host}`).toBe(true);
+    // The VRRP master holds the address, and a client reaches it there.
+    const [service] = manifest.services;
+    expect(service!.announcedBy.length).toBe(1);
+    const client = manifest.hosts.find((h) => h.kind === 'client')!;
+    await sh(['ip', 'netns', 'exec', client.namespace, 'ping', '-c', '1', '-W', '2', service!.addresses[0]!]);
+
+    const removal = capture();
+    expect(await down(manifest.runId, removal.out), removal.stderr.join('\n')).toBe(exitCodes.ok);
+    expect(await namespacesOf(manifest.runId)).toEqual([]);
+    const gone = async () => (await Promise.all(vrrp.map((p) => alive(p.pid)))).every((a) => !a);
+    expect(await until(gone, 5000)).toBe(true);
+    // keepalived's work dirs (config, pid files, logs) go with the lab.
+    for (const p of vrrp) await expect(stat(p.log)).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+
+  it('refuses a peer the backend cannot run, before building anything', async () => {
+    const before = (await labNamespaces()).sort();
+    const refused = capture();
+    const options = { backend: 'netns', seed: '1', json: true, topology, peer: 'bird' };
+    expect(await up(options, refused.out)).toBe(exitCodes.error);
+    expect(refused.stderr.join('\n')).toContain(
+      'the netns backend cannot run peer "bird"; it runs keepalived, frr, gobgp',
+    );
+    expect((await labNamespaces()).sort()).toEqual(before);
+  });
 
   it('reaps a `lab up` killed with SIGKILL half-way: namespaces, processes and its directory', async () => {
     const before = new Set(await labNamespaces());

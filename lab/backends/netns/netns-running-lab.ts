@@ -289,8 +289,10 @@ export class NetnsRunningLab implements RunningLab {
    * detached lab's programs with PID and log.
    */
   async manifest(): Promise<Record<string, unknown>> {
+    // A kept lab's speakers log to files; a peer's daemons are asked directly, kept or not.
+    const fromLogs = this.o.detached && (this.o.sut ?? 'lblab') === 'lblab';
     const l2 = (address: string) =>
-      this.o.detached ? announcersFromLogs(this.programs.detached, address) : this.announcers(address);
+      fromLogs ? announcersFromLogs(this.programs.detached, address) : this.announcers(address);
     return labManifest({
       topology: this.topology,
       directory: this.dir,
@@ -302,7 +304,13 @@ export class NetnsRunningLab implements RunningLab {
         const viaRouters = await Promise.all(this.routers.names().map((r) => this.nexthops(r, address)));
         return [...new Set([...(await l2(address)), ...viaRouters.flat()])].sort();
       },
-      ...(this.o.detached && { processes: [...this.programs.detached, ...this.routers.detachedPrograms()] }),
+      ...(this.o.detached && {
+        processes: [
+          ...this.programs.detached,
+          ...this.routers.detachedPrograms(),
+          ...((await this.software?.detachedPrograms?.()) ?? []),
+        ],
+      }),
     });
   }
 

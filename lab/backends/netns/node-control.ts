@@ -4,6 +4,7 @@
  */
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import type { NodeControl } from '../../runner/backend.ts';
+import type { DetachedProgram } from './lab-programs.ts';
 import type { Netns } from './namespace.ts';
 
 /** What runs on the lab's nodes, per node: the seam each kind of node speaker implements. */
@@ -30,6 +31,8 @@ export interface LabNodeSoftware extends NodeSoftware {
   setCluster?(snapshot: ClusterSnapshot): Promise<void>;
   /** Thaws and ends what it started before the namespaces go; each failure goes to `errors`. */
   removeAll(errors: unknown[]): Promise<void>;
+  /** In a detached lab (`lab up`), the processes it started outside LabPrograms, for `lab down`. */
+  detachedPrograms?(): Promise<DetachedProgram[]>;
 }
 
 export interface NodeWires {

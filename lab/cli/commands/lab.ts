@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { endKeptProcesses, labNamespaces, sweepLeftovers } from '../../backends/netns/sweep.ts';
 import { netnsPrerequisites } from '../../backends/netns/prerequisites.ts';
-import { upNetnsLab } from '../../backends/netns/netns-backend.ts';
+import { netnsBackend, upNetnsLab } from '../../backends/netns/netns-backend.ts';
 import type { NetnsRunningLab } from '../../backends/netns/netns-running-lab.ts';
 import { runIdOf } from '../../backends/netns/names.ts';
 import { keepRun, listRuns, readRun } from '../../backends/netns/run-registry.ts';
@@ -33,8 +33,12 @@ export function registerLabCommands(program: Command): void {
       'emulated',
     )
     .option('--seed <n>', 'seed of the emulated network', '1')
+    .option(
+      '--peer <name>',
+      'netns: run this peer on the nodes instead of lblab speaker (keepalived, frr or gobgp), to poke at it',
+    )
     .option('--json', 'print the manifest as JSON', false)
-    .action(async (opts: { topology: string; backend: string; seed: string; json: boolean }) => {
+    .action(async (opts: UpOptions) => {
       process.exitCode = await up(opts, processOutput);
     });
   lab
@@ -62,11 +66,19 @@ export function registerLabCommands(program: Command): void {
     });
 }
 
-type UpOptions = { topology: string; backend: string; seed: string; json: boolean };
+type UpOptions = { topology: string; backend: string; seed: string; json: boolean; peer?: string };
 
 export async function up(o: UpOptions, out: Output): Promise<number> {
   if (o.backend !== 'emulated' && o.backend !== 'netns') {
     out.stderr(`lblab lab up: no backend ${JSON.stringify(o.backend)}; use --backend emulated or netns`);
+    return exitCodes.error;
+  }
+  const peers = o.backend === 'netns' ? [...(netnsBackend.peers?.keys() ?? [])] : [];
+  if (o.peer !== undefined && !peers.includes(o.peer)) {
+    out.stderr(
+      `lblab lab up: the ${o.backend} backend cannot run peer ${JSON.stringify(o.peer)}` +
+        (peers.length > 0 ? `; it runs ${peers.join(', ')}` : ''),
+    );
     return exitCodes.error;
   }
   const read = await readTopology(o.topology);
@@ -109,6 +121,7 @@ async function upNetns(topology: Topology, o: UpOptions, out: Output): Promise<n
       seed: Number(o.seed),
       runId,
       detached: true,
+      ...(o.peer !== undefined && { sut: o.peer }),
       timeline: (e) => out.stderr(`lblab lab up: ${e.source}: ${e.message}`),
     });
     let manifest = await lab.manifest();

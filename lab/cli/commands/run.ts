@@ -31,7 +31,8 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description(
-      'run lab scenarios on a backend and write a gated report (exit 0 pass, 1 a gate failed, 2 error)',
+      'run lab scenarios on a backend and write a gated report (exit 0 pass, 1 a gate failed, 2 error); ' +
+        'on a real-network backend the same scenarios also run on the emulator, and the report compares both',
     )
     .option('--backend <name>', `where to run: ${backendNames().join(', ')}`, 'emulated')
     .option('--topology <file>', 'topology for scenarios that do not name their own', defaultSuite.topology)
