@@ -101,8 +101,9 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
     return { ...base, status: 'error', reason: (err as Error).message, durationMs: Date.now() - started };
   }
   // Each scenario's seed derives from the run's and its name, so running it alone (--scenario) replays it.
+  const seed = scenarioSeed(o.seed, s.name);
   const lab = await o.backend.up(topology, {
-    seed: scenarioSeed(o.seed, s.name),
+    seed,
     runId: o.runId,
     timeline: note,
     sut: s.sut,
@@ -111,7 +112,7 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
     }),
   });
   now = () => lab.now();
-  const slab = new ScenarioLab(lab, note);
+  const slab = new ScenarioLab(lab, note, seed);
   let status: ScenarioResult['status'] = 'pass';
   let reason: string | undefined;
   try {

@@ -131,4 +131,14 @@ describe('scenario DSL', () => {
       'impair link: cleared',
     ]);
   });
+
+  it('draws its chances from the scenario seed: the same seed, the same draws', () => {
+    const draws = (seed: number) => {
+      const lab = new ScenarioLab(new FakeLab(), () => undefined, seed);
+      return [lab.random(), lab.random(), lab.random()];
+    };
+    expect(draws(7)).toEqual(draws(7));
+    expect(draws(7)).not.toEqual(draws(8));
+    for (const x of draws(9)) expect(x >= 0 && x < 1).toBe(true);
+  });
 });

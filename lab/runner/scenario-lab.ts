@@ -1,5 +1,6 @@
 import type { GateResult, StepResult, TimelineEvent } from '../../reports/result.ts';
 import type { ProbeSummary } from '../probes/outage.ts';
+import { Random } from '../../core/runtime/random.ts';
 import type { Impairment } from '../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab } from './backend.ts';
 import { evaluateGate } from '../../reports/index.ts';
@@ -18,10 +19,21 @@ export class ScenarioLab {
   readonly gates: GateResult[] = [];
   readonly steps: StepResult[] = [];
 
+  private readonly rng: Random;
+
+  /** `seed`: the scenario's own (run-suite.ts), so a choice the story makes replays with the run. */
   constructor(
     private readonly lab: RunningLab,
     private readonly note: Note,
-  ) {}
+    seed = 1,
+  ) {
+    this.rng = new Random(seed);
+  }
+
+  /** A number in [0, 1) from the scenario's seed: for choices a real incident would leave to chance. */
+  random(): number {
+    return this.rng.next();
+  }
 
   nodes(): string[] {
     return this.lab.nodes();

@@ -23,13 +23,21 @@ export async function untilRouted(lab: ScenarioLab, address: string, count: numb
 export async function crashCarrier(
   lab: ScenarioLab,
   service: string,
-  o: { probeSeconds: number; detectionLimitMs: number },
+  o: {
+    probeSeconds: number;
+    detectionLimitMs: number;
+    /**
+     * Crash at a moment drawn from the scenario's seed within this many ms: where a crash falls against
+     * the node's keepalive timer decides what is left of the hold time, and a real crash falls anywhere.
+     */
+    landsWithinMs?: number;
+  },
 ): Promise<void> {
   const vip = lab.service(service).address();
   await untilRouted(lab, vip, lab.nodes().length);
   const victim = await lab.step(`find the node serving ${client}`, () => lab.client(client).carrier(vip));
   const probe = lab.client(client).probe(vip, { ratePps: 1000, seconds: o.probeSeconds });
-  await lab.sleep(1000);
+  await lab.sleep(1000 + Math.floor(lab.random() * (o.landsWithinMs ?? 0)));
   await lab.step(`${victim} dies (wire cut, then speaker killed: no goodbye to ${router})`, () =>
     lab.node(victim).kill(),
   );
