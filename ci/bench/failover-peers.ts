@@ -4,7 +4,8 @@
  * for Layer 2; FRR with bgpd+bfdd and GoBGP as the node speaker for BGP), on a fresh lab each time, and
  * RUNS times on the emulator with different seeds. Printed: min / median / max outage per system, the
  * median ratio lblab/peer and the emulator's median against the kernel's (emulator fidelity).
- * Needs root and the Debian daemons, as the netns tests do; about ten minutes at 5 runs.
+ * Needs root and the Debian daemons, as the netns tests do; about ten minutes at 5 runs
+ * (FAILOVER_BENCH_RUNS); FAILOVER_BENCH_SCENARIO picks the cases whose scenario name contains it.
  */
 import { emulatedBackend } from '../../lab/backends/emulated/index.ts';
 import { netnsBackend } from '../../lab/backends/netns/netns-backend.ts';
@@ -18,6 +19,8 @@ import { catalog } from '../../scenarios/index.ts';
 import { phase, result, type BenchResult } from './types.ts';
 
 const RUNS = Number(process.env['FAILOVER_BENCH_RUNS'] ?? 5);
+/** Only the cases whose scenario name contains this (all by default). */
+const ONLY = process.env['FAILOVER_BENCH_SCENARIO'] ?? '';
 const defaultTopology = 'topologies/l2-three-nodes.yaml';
 
 /** Each scenario with the peers that can serve it (netns-backend.ts says what each serves). */
@@ -74,7 +77,7 @@ function rows(label: string, xs: readonly number[]): BenchResult {
 
 export async function benchFailoverPeers(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
-  for (const c of cases) {
+  for (const c of cases.filter((x) => x.scenario.includes(ONLY))) {
     const s = catalog.find((x) => x.name === c.scenario);
     if (!s) throw new Error(`no scenario ${c.scenario} in the catalog`);
     const lblab = await outages(netnsBackend, s, 'lblab');
