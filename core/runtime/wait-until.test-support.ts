@@ -8,8 +8,17 @@ export function waitUntil<T>(
   check: () => T | undefined,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
+    // A check may throw (the child it waits on is gone): that ends the wait with its error.
     const attempt = () => {
-      const value = check();
+      let value: T | undefined;
+      try {
+        value = check();
+      } catch (e) {
+        clearTimeout(timer);
+        wake.delete(attempt);
+        reject(e instanceof Error ? e : new Error(String(e)));
+        return;
+      }
       if (value === undefined) return;
       clearTimeout(timer);
       wake.delete(attempt);

@@ -6,33 +6,33 @@
 // BfdEngine.sessions() has it). stdout, one JSON object per line: {id, ok: true, ...result} |
 // {id, ok: false, message} | {event: 'change', state, previous, diagnostic, reason} for every state change.
 // End of input shuts the engine down (AdminDown to the peer) and closes the networks; the process exits.
-import { createInterface } from 'node:readline';
 import { BfdEngine, type BfdPeerSpec } from '../../bfd/engine/index.ts';
+import { emitLine, serveJsonLines } from '../json-lines-child.test-support.ts';
 import { Random } from '../random.ts';
 import { RealClock } from '../real-clock.ts';
 import { AfPacketEchoNetwork } from './echo-network.ts';
 import { interfaceOfAddress } from './echo-interface.ts';
 import { UdpBfdNetwork } from './udp-network.ts';
 
-const emit = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
-
 const spec = JSON.parse(process.argv[2] ?? '{}') as BfdPeerSpec;
 const network = new UdpBfdNetwork();
 const echo = new AfPacketEchoNetwork({ interfaceOf: (address) => interfaceOfAddress(address) });
 const engine = new BfdEngine({ clock: new RealClock(), random: new Random(1), network, echo });
 engine.onStateChange((c) =>
-  emit({ event: 'change', state: c.state, previous: c.previous, diagnostic: c.diagnostic, reason: c.reason }),
+  emitLine({
+    event: 'change',
+    state: c.state,
+    previous: c.previous,
+    diagnostic: c.diagnostic,
+    reason: c.reason,
+  }),
 );
 await engine.add(spec);
-emit({ event: 'started' });
+emitLine({ event: 'started' });
 
-for await (const line of createInterface({ input: process.stdin })) {
-  const request = JSON.parse(line) as { id: number; op: 'info' };
-  if (request.op === 'info') {
-    emit({ id: request.id, ok: true, session: engine.sessions()[0], counters: engine.counters });
-  } else {
-    emit({ id: request.id, ok: false, message: `unknown op ${String(request.op)}` });
-  }
-}
+await serveJsonLines<{ id: number; op: string }>(async (request) => {
+  if (request.op !== 'info') throw new Error(`unknown op ${request.op}`);
+  return { session: engine.sessions()[0], counters: engine.counters };
+});
 await engine.shutdown();
 await Promise.all([network.close(), echo.close()]);

@@ -18,6 +18,7 @@ import { waitFor } from '../../../lab/sut/wait.ts';
 import type { BfdSessionInfo } from '../../bfd/engine/index.ts';
 import { Diagnostic } from '../../bfd/packet/types.ts';
 import { BFD_ECHO_PORT } from '../../bfd/ports.ts';
+import { JsonLinesChild } from '../json-lines-child.test-support.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./echo-engine.netns-child.ts', import.meta.url));
@@ -33,48 +34,39 @@ const WAIT_MS = 15_000;
 
 const mode = await requireNetns(['vtysh', 'nft', 'tcpdump']);
 
-interface Change {
+/** A line of the engine child: a state change, its start, or the reply to an info request. */
+interface EngineLine {
+  id?: number;
+  event?: 'change' | 'started';
   state: string;
   previous: string;
   diagnostic: number;
   reason: string;
-  /** When the test process read it. */
-  atMs: number;
+  session: BfdSessionInfo;
 }
 
+/** A state change, with when the test process read it. */
+type Change = EngineLine & { atMs: number };
+
 /** Our engine in n1's namespace: its state changes as they come, and its session on request. */
-class Engine {
-  readonly changes: Change[] = [];
-  private readonly replies = new Map<number, { session: BfdSessionInfo }>();
-  private readonly wake = new Set<() => void>();
-  private nextId = 1;
-  private stderr = '';
-  private started = false;
-
-  constructor(private readonly proc: ChildProcess) {
-    if (proc.stdout === null || proc.stderr === null) throw new Error('the child needs piped stdio');
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      const m = JSON.parse(line) as { event?: string; id?: number } & Change & { session: BfdSessionInfo };
-      if (m.event === 'change') this.changes.push({ ...m, atMs: performance.now() });
-      else if (m.event === 'started') this.started = true;
-      else if (m.id !== undefined) this.replies.set(m.id, m);
-      for (const w of this.wake) w();
-    });
-    proc.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-  }
-
+class Engine extends JsonLinesChild<EngineLine> {
   static async start(ns: Netns, spec: object): Promise<Engine> {
     const e = new Engine(
       ns.spawn([process.execPath, '--import', 'tsx', CHILD, JSON.stringify(spec)], { cwd: ROOT }),
+      WAIT_MS,
     );
-    await e.until('the engine to start', () => (e.started ? true : undefined));
+    await e.until('the engine to start', () =>
+      e.events.some((x) => x.event === 'started') ? true : undefined,
+    );
     return e;
   }
 
+  get changes(): Change[] {
+    return this.events.filter((x) => x.event === 'change');
+  }
+
   async session(): Promise<BfdSessionInfo> {
-    const id = this.nextId++;
-    this.proc.stdin?.write(`${JSON.stringify({ id, op: 'info' })}\n`);
-    return (await this.until('the session', () => this.replies.get(id))).session;
+    return (await this.request('info')).session;
   }
 
   /** Resolves once the session is in `state`, asking every 20 ms. */
@@ -89,30 +81,6 @@ class Engine {
   /** The first change after `sinceMs` that `match` accepts. */
   change(what: string, sinceMs: number, match: (c: Change) => boolean): Promise<Change> {
     return this.until(what, () => this.changes.find((c) => c.atMs >= sinceMs && match(c)));
-  }
-
-  async stop(): Promise<void> {
-    this.proc.stdin?.end();
-    if (this.proc.exitCode === null) await new Promise((resolve) => this.proc.once('exit', resolve));
-  }
-
-  private until<T>(what: string, check: () => T | undefined): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const attempt = () => {
-        const v = check();
-        if (v === undefined) return;
-        clearTimeout(timer);
-        this.wake.delete(attempt);
-        resolve(v);
-      };
-      const timer = setTimeout(() => {
-        this.wake.delete(attempt);
-        reject(new Error(`timed out waiting for ${what}; child stderr:\n${this.stderr}`));
-      }, WAIT_MS);
-      this.wake.add(attempt);
-      this.proc.once('exit', () => reject(new Error(`the child exited; stderr:\n${this.stderr}`)));
-      attempt();
-    });
   }
 }
 

@@ -11,7 +11,7 @@
 // End of input closes the network; the process must then exit on its own.
 import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { createInterface } from 'node:readline';
+import { emitLine, serveJsonLines } from '../json-lines-child.test-support.ts';
 import { type UdpBfdPath, UdpBfdNetwork } from './index.ts';
 
 interface Request {
@@ -26,11 +26,9 @@ interface Request {
   ttl?: number;
 }
 
-const emit = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
-
 const network = new UdpBfdNetwork(JSON.parse(process.argv[2] ?? '{}') as { minimumTtl?: number });
 network.onPacket((bytes, from, multihop) =>
-  emit({ event: 'packet', hex: Buffer.from(bytes).toString('hex'), from, multihop }),
+  emitLine({ event: 'packet', hex: Buffer.from(bytes).toString('hex'), from, multihop }),
 );
 const paths = new Map<number, UdpBfdPath>();
 let nextPath = 1;
@@ -82,14 +80,5 @@ async function handle(request: Request): Promise<object> {
   }
 }
 
-for await (const line of createInterface({ input: process.stdin })) {
-  const request = JSON.parse(line) as Request;
-  handle(request).then(
-    (result) => emit({ id: request.id, ok: true, ...result }),
-    (e: unknown) => {
-      const { code, errno } = e as { code?: unknown; errno?: unknown };
-      emit({ id: request.id, ok: false, code, errno, message: e instanceof Error ? e.message : String(e) });
-    },
-  );
-}
+await serveJsonLines(handle);
 await network.close();

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonLinesChild } from '../json-lines-child.test-support.ts';
 import { waitUntil } from '../wait-until.test-support.ts';
 import { NetnsLab } from '../../../lab/backends/netns/lab.ts';
 import type { Netns } from '../../../lab/backends/netns/namespace.ts';
@@ -47,41 +48,17 @@ interface Reply {
 const unique = () => randomBytes(8).toString('hex');
 
 /** One udp-network.netns-child.ts process in a namespace: requests by id, and the packets it received. */
-class Child {
-  readonly packets: Reply[] = [];
-  private readonly replies = new Map<number, Reply>();
-  private readonly wake = new Set<() => void>();
-  private nextId = 1;
-  private stderr = '';
-
-  constructor(private readonly proc: ChildProcess) {
-    if (proc.stdout === null || proc.stderr === null) throw new Error('the child needs piped stdio');
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      const reply = JSON.parse(line) as Reply;
-      if (reply.event === 'packet') this.packets.push(reply);
-      else if (reply.id !== undefined) this.replies.set(reply.id, reply);
-      for (const w of this.wake) w();
-    });
-    proc.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    proc.on('exit', () => this.wake.forEach((w) => w()));
-  }
-
+class Child extends JsonLinesChild<Reply> {
   static start(ns: Netns, options: object = {}): Child {
     return new Child(
       ns.spawn([process.execPath, '--import', 'tsx', CHILD, JSON.stringify(options)], { cwd: ROOT }),
+      WAIT_MS,
     );
   }
 
-  /** Sends a request and resolves with the child's reply, success or failure. */
-  request(op: string, fields: object = {}): Promise<Reply> {
-    const id = this.nextId++;
-    this.proc.stdin?.write(`${JSON.stringify({ id, op, ...fields })}\n`);
-    return waitUntil(`the reply to ${op} ${JSON.stringify(fields)}`, WAIT_MS, this.wake, () => {
-      if (this.proc.exitCode !== null) throw new Error('the child exited');
-      return this.replies.get(id);
-    }).catch((e: unknown) => {
-      throw new Error(`${String(e)}; child stderr:\n${this.stderr}`);
-    });
+  /** The packets it received, in order (its only events). */
+  get packets(): Reply[] {
+    return this.events;
   }
 
   async ok(op: string, fields: object = {}): Promise<Reply> {
@@ -106,27 +83,11 @@ class Child {
 
   /** The packet with this payload, once it has arrived. */
   received(hex: string): Promise<Reply> {
-    return waitUntil(`a packet with payload ${hex}`, WAIT_MS, this.wake, () =>
-      this.packets.find((p) => p.hex === hex),
-    );
+    return this.until(`a packet with payload ${hex}`, () => this.packets.find((p) => p.hex === hex));
   }
 
   has(hex: string): boolean {
     return this.packets.some((p) => p.hex === hex);
-  }
-
-  /** Closes stdin; the child closes its network and should exit by itself. Resolves with its exit code. */
-  async stop(): Promise<number | null> {
-    this.proc.stdin?.end();
-    if (this.proc.exitCode === null && this.proc.signalCode === null) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        new Promise((resolve) => this.proc.once('exit', resolve)),
-        new Promise((resolve) => (timer = setTimeout(resolve, WAIT_MS))),
-      ]);
-      clearTimeout(timer);
-    }
-    return this.proc.exitCode;
   }
 }
 

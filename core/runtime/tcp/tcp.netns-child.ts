@@ -8,7 +8,7 @@
 //   | {event: 'accepted', port, remote, local} for each connection a listener accepts (and echoes).
 // End of input closes the listeners; the process must then exit on its own.
 import type net from 'node:net';
-import { createInterface } from 'node:readline';
+import { emitLine, serveJsonLines } from '../json-lines-child.test-support.ts';
 import { type TcpListener, connectTcp, listenTcp } from './index.ts';
 
 interface Request {
@@ -20,7 +20,6 @@ interface Request {
   password?: string;
 }
 
-const emit = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const ECHO_WAIT_MS = 3000;
 
 const listeners = new Map<number, TcpListener>();
@@ -32,7 +31,7 @@ async function listen(options: Record<string, unknown>): Promise<object> {
   const listener = await listenTcp({ ...(options as { host: string; port: number }), passwords });
   listeners.set(listener.port, listener);
   listener.onConnection((socket) => {
-    emit({
+    emitLine({
       event: 'accepted',
       port: listener.port,
       remote: endpoint(socket.remoteAddress, socket.remotePort),
@@ -99,15 +98,5 @@ async function handle(request: Request): Promise<object> {
   }
 }
 
-for await (const line of createInterface({ input: process.stdin })) {
-  const request = JSON.parse(line) as Request;
-  // Requests run concurrently, so a test can start a connect while a capture waits for its packets.
-  handle(request).then(
-    (result) => emit({ id: request.id, ok: true, ...result }),
-    (e: unknown) => {
-      const { code, errno } = e as { code?: unknown; errno?: unknown };
-      emit({ id: request.id, ok: false, code, errno, message: e instanceof Error ? e.message : String(e) });
-    },
-  );
-}
+await serveJsonLines(handle);
 for (const listener of listeners.values()) await listener.close();

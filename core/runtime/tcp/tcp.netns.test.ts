@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonLinesChild } from '../json-lines-child.test-support.ts';
 import { waitUntil } from '../wait-until.test-support.ts';
 import { NetnsLab } from '../../../lab/backends/netns/lab.ts';
 import type { Netns } from '../../../lab/backends/netns/namespace.ts';
@@ -34,36 +35,15 @@ interface Reply {
 }
 
 /** One tcp.netns-child.ts process in a namespace: requests by id, and the connections it accepted. */
-class Child {
-  readonly accepted: Reply[] = [];
-  private readonly replies = new Map<number, Reply>();
-  private readonly wake = new Set<() => void>();
-  private nextId = 1;
-  private stderr = '';
-
-  constructor(private readonly proc: ChildProcess) {
-    if (proc.stdout === null || proc.stderr === null) throw new Error('the child needs piped stdio');
-    createInterface({ input: proc.stdout }).on('line', (line) => {
-      const reply = JSON.parse(line) as Reply;
-      if (reply.event === 'accepted') this.accepted.push(reply);
-      else if (reply.id !== undefined) this.replies.set(reply.id, reply);
-      for (const w of this.wake) w();
-    });
-    proc.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    proc.on('exit', () => this.wake.forEach((w) => w()));
+class Child extends JsonLinesChild<Reply> {
+  /** The connections its listeners accepted, in order (its only events). */
+  get accepted(): Reply[] {
+    return this.events;
   }
 
-  /** Sends a request and resolves with the child's reply, success or failure. */
-  request(op: string, fields: object): Promise<Reply> {
-    const id = this.nextId++;
-    this.proc.stdin?.write(`${JSON.stringify({ id, op, ...fields })}\n`);
-    // Longer than any connect timeout the tests ask for, so the child always answers first.
-    return waitUntil(`the reply to ${op} ${JSON.stringify(fields)}`, 2 * WAIT_MS, this.wake, () => {
-      if (this.proc.exitCode !== null) throw new Error('the child exited');
-      return this.replies.get(id);
-    }).catch((e: unknown) => {
-      throw new Error(`${String(e)}; child stderr:\n${this.stderr}`);
-    });
+  /** Waits longer than any connect timeout the tests ask for, so the child always answers first. */
+  override request(op: string, fields: object = {}, ms = 2 * WAIT_MS): Promise<Reply> {
+    return super.request(op, fields, ms);
   }
 
   async listen(options: object): Promise<number> {
@@ -80,23 +60,6 @@ class Child {
   async ok(op: string, fields: object): Promise<void> {
     const reply = await this.request(op, fields);
     if (reply.ok !== true) throw new Error(`${op} failed: ${JSON.stringify(reply)}`);
-  }
-
-  /**
-   * Closes stdin; the child closes its listeners and should exit by itself. Resolves with its exit code,
-   * or null when it is still running after WAIT_MS (lab.destroy then kills it).
-   */
-  async stop(): Promise<number | null> {
-    this.proc.stdin?.end();
-    if (this.proc.exitCode === null && this.proc.signalCode === null) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        new Promise((resolve) => this.proc.once('exit', resolve)),
-        new Promise((resolve) => (timer = setTimeout(resolve, WAIT_MS))),
-      ]);
-      clearTimeout(timer);
-    }
-    return this.proc.exitCode;
   }
 }
 
@@ -208,7 +171,7 @@ describe.skipIf(mode === 'skip')('TCP with MD5, TTL and GTSM on a real kernel', 
       await nsB.addAddress('eth0', `${f.b}/${f.prefix}`);
     }
     const start = (ns: Netns) =>
-      new Child(ns.spawn([process.execPath, '--import', 'tsx', CHILD], { cwd: ROOT }));
+      new Child(ns.spawn([process.execPath, '--import', 'tsx', CHILD], { cwd: ROOT }), WAIT_MS);
     a = start(nsA);
     b = start(nsB);
   });
