@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BfdEngine, type BfdPeerStateChange } from '../../../core/bfd/engine/index.ts';
+import { peer } from '../../../core/bfd/engine/pair.test-support.ts';
 import { Random } from '../../../core/runtime/random.ts';
 import { Network } from '../../sim/index.ts';
 import { simBfdNetwork } from './sim-bfd-network.ts';
-
-const spec = (localAddress: string, peerAddress: string) => ({
-  localAddress,
-  peerAddress,
-  multihop: false,
-  receiveIntervalMs: 100,
-  transmitIntervalMs: 100,
-  detectMultiplier: 3,
-  passive: false,
-});
 
 function pair() {
   const net = new Network({ seed: 3 });
@@ -36,10 +27,10 @@ describe('BFD over the emulated network', () => {
   it('brings single-hop sessions up over UDP, IPv4 and IPv6', async () => {
     const { net, a, b } = pair();
     await Promise.all([
-      a.engine.add(spec('198.18.0.1', '198.18.0.2')),
-      b.engine.add(spec('198.18.0.2', '198.18.0.1')),
-      a.engine.add(spec('2001:db8::1', '2001:db8::2')),
-      b.engine.add(spec('2001:db8::2', '2001:db8::1')),
+      a.engine.add(peer('198.18.0.1', '198.18.0.2')),
+      b.engine.add(peer('198.18.0.2', '198.18.0.1')),
+      a.engine.add(peer('2001:db8::1', '2001:db8::2')),
+      b.engine.add(peer('2001:db8::2', '2001:db8::1')),
     ]);
     await net.run(1000);
     expect(a.engine.sessions().map((s) => s.state)).toEqual(['up', 'up']);
@@ -49,8 +40,8 @@ describe('BFD over the emulated network', () => {
   it('declares a frozen peer down after the detection time (3 × 100 ms)', async () => {
     const { net, a, b } = pair();
     await Promise.all([
-      a.engine.add(spec('198.18.0.1', '198.18.0.2')),
-      b.engine.add(spec('198.18.0.2', '198.18.0.1')),
+      a.engine.add(peer('198.18.0.1', '198.18.0.2')),
+      b.engine.add(peer('198.18.0.2', '198.18.0.1')),
     ]);
     await net.run(1000);
     const frozenAt = net.now();
