@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { labNamespaces, runIdOf } from './index.ts';
-import { expectComparedOutage, runSideBySide } from './side-by-side.test-support.ts';
+import { expectComparedOutage, runSideBySide } from './netns-run.test-support.ts';
 import { requireNetns } from './test-support.ts';
 
 const mode = await requireNetns(['nft', 'tcpdump', 'vtysh']);

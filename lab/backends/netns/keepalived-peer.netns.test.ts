@@ -9,7 +9,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sutRoot } from '../../sut/work-dir.ts';
 import { labNamespaces, runIdOf } from './index.ts';
-import { expectComparedOutage, runSideBySide } from './side-by-side.test-support.ts';
+import { expectComparedOutage, runSideBySide } from './netns-run.test-support.ts';
 import { requireNetns } from './test-support.ts';
 
 const mode = await requireNetns(['nft', 'tcpdump', 'keepalived']);

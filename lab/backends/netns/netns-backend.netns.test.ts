@@ -4,18 +4,17 @@
  * speakers, FRR routers and probes, the report must set the emulator's figures beside them (emulator
  * fidelity), and no namespace of the run may be left afterwards. Figures are printed for the release notes.
  */
-import { fidelityRows } from '../../../reports/fidelity.ts';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fidelityRows } from '../../../reports/fidelity.ts';
 import type { RunResult } from '../../../reports/result.ts';
 import { catalog } from '../../../scenarios/index.ts';
-import { run } from '../../cli/commands/run.ts';
 import { readTopology } from '../../model/index.ts';
 import { newRunId } from '../../runner/run-id.ts';
 import { netnsBackend } from './netns-backend.ts';
 import { labNamespaces, runIdOf } from './index.ts';
+import { runNetns } from './netns-run.test-support.ts';
 import { requireNetns } from './test-support.ts';
 
 const mode = await requireNetns(['nft', 'tcpdump']);
@@ -27,28 +26,9 @@ describe.skipIf(mode === 'skip')('lblab run --backend netns (the catalog)', () =
   });
 
   it('passes every gate of every scenario, compares with the emulator and leaves no namespace behind', async () => {
-    out = await mkdtemp(join(tmpdir(), 'lblab-netns-run-'));
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    const code = await run(
-      {
-        backend: 'netns',
-        topology: 'topologies/l2-three-nodes.yaml',
-        gates: 'reports/gates.yaml',
-        out,
-        seed: '1',
-      },
-      { stdout: (l) => stdout.push(l), stderr: (l) => stderr.push(l) },
-    );
-    const runId = /^lblab run ([0-9a-f]+):/.exec(stdout[0] ?? '')?.[1];
-    expect(runId, stdout.join('\n')).toBeDefined();
-    const result = JSON.parse(await readFile(join(out, runId!, 'result.json'), 'utf8')) as RunResult;
-    for (const s of result.scenarios) {
-      const figures = Object.entries(s.measurements)
-        .map(([k, v]) => `${k} ${Math.round(v * 10) / 10}`)
-        .join(', ');
-      console.log(`netns ${s.name}: ${s.status}; ${figures}`);
-    }
+    const r = await runNetns();
+    out = r.out;
+    const { result, runId } = r;
 
     expect(result.backend).toBe('netns');
     expect(result.scenarios.map((s) => s.name)).toEqual(catalog.map((s) => s.name));
@@ -61,7 +41,7 @@ describe.skipIf(mode === 'skip')('lblab run --backend netns (the catalog)', () =
       expect(s.gates.length).toBeGreaterThan(0);
       expect(s.gates.filter((g) => !g.pass)).toEqual([]);
     }
-    expect(code, [...stdout, ...stderr].join('\n')).toBe(0);
+    expect(r.code, r.output).toBe(0);
     // Every scenario has its emulated twin, and the report says how far apart they are.
     expect(result.emulated?.map((s) => s.name)).toEqual(catalog.map((s) => s.name));
     const fidelity = fidelityRows(result);
@@ -70,8 +50,8 @@ describe.skipIf(mode === 'skip')('lblab run --backend netns (the catalog)', () =
         `fidelity ${f.scenario} ${f.measurement}: emulated ${f.emulated}, netns ${f.real}, ${f.agrees ? 'agrees' : 'DISAGREES'}`,
       );
     expect(fidelity.length).toBeGreaterThanOrEqual(catalog.length);
-    expect(await readFile(join(out, runId!, 'report.md'), 'utf8')).toContain('## Emulator fidelity');
-    await expectWireEventsOfTakeover(result, join(out, runId!));
+    expect(r.report).toContain('## Emulator fidelity');
+    await expectWireEventsOfTakeover(result, r.dir);
     // Every scenario's lab is down: no namespace and so no process of this run is left.
     expect((await labNamespaces()).filter((ns) => runIdOf(ns) === runId)).toEqual([]);
   }, 480_000);

@@ -1,6 +1,7 @@
 /**
- * `lblab run --backend netns --scenario S --peer P` through the command's own run(), for the
- * side-by-side tests: what a user would run, with the result, the report and the output kept for checks.
+ * `lblab run --backend netns` through the command's own run(), for the netns catalog and side-by-side
+ * tests: what a user would run, with the result, the report and the output kept for checks, and each
+ * scenario's figures printed for the release notes.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,21 +11,21 @@ import { ratio } from '../../../reports/compare.ts';
 import type { RunResult, ScenarioResult } from '../../../reports/result.ts';
 import { run } from '../../cli/commands/run.ts';
 
-export interface SideBySide {
+export interface NetnsRun {
   code: number;
   runId: string;
   /** The directory the run's report went to; the caller removes `out`. */
   out: string;
+  /** `out/<runId>`: result.json, report.md, junit.xml and the captures. */
+  dir: string;
   result: RunResult;
   report: string;
   output: string;
-  /** lblab's run of the scenario and the peer's. */
-  lblab: ScenarioResult;
-  peer: ScenarioResult;
 }
 
-export async function runSideBySide(scenario: string, peer: string): Promise<SideBySide> {
-  const out = await mkdtemp(join(tmpdir(), `lblab-netns-${peer}-`));
+/** `lblab run --backend netns [--scenario S...] [--peer P...]` with the release gates, seed 1. */
+export async function runNetns(o: { scenario?: string[]; peer?: string[] } = {}): Promise<NetnsRun> {
+  const out = await mkdtemp(join(tmpdir(), 'lblab-netns-run-'));
   const lines: string[] = [];
   const code = await run(
     {
@@ -33,8 +34,7 @@ export async function runSideBySide(scenario: string, peer: string): Promise<Sid
       gates: 'reports/gates.yaml',
       out,
       seed: '1',
-      scenario: [scenario],
-      peer: [peer],
+      ...o,
     },
     { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) },
   );
@@ -50,13 +50,25 @@ export async function runSideBySide(scenario: string, peer: string): Promise<Sid
           .map(([k, v]) => `${k} ${Math.round(v * 10) / 10}`)
           .join(', '),
     );
-  expect(result.scenarios.map((s) => [s.name, s.sut])).toEqual([
+  const report = await readFile(join(dir, 'report.md'), 'utf8');
+  return { code, runId: runId!, out, dir, result, report, output };
+}
+
+export interface SideBySide extends NetnsRun {
+  /** lblab's run of the scenario and the peer's. */
+  lblab: ScenarioResult;
+  peer: ScenarioResult;
+}
+
+/** `lblab run --backend netns --scenario S --peer P`: lblab's run of the scenario, then the peer's. */
+export async function runSideBySide(scenario: string, peer: string): Promise<SideBySide> {
+  const r = await runNetns({ scenario: [scenario], peer: [peer] });
+  expect(r.result.scenarios.map((s) => [s.name, s.sut])).toEqual([
     [scenario, 'lblab'],
     [scenario, peer],
   ]);
-  const by = (sut: string) => result.scenarios.find((s) => s.sut === sut)!;
-  const report = await readFile(join(dir, 'report.md'), 'utf8');
-  return { code, runId: runId!, out, result, report, output, lblab: by('lblab'), peer: by(peer) };
+  const by = (sut: string) => r.result.scenarios.find((s) => s.sut === sut)!;
+  return { ...r, lblab: by('lblab'), peer: by(peer) };
 }
 
 /**
