@@ -11,6 +11,7 @@ import { IpAddress } from '../net/index.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Random } from '../runtime/random.ts';
 import type { BfdSessionSpec, BfdWatch, BfdWatcher } from './bfd-watcher.ts';
+import { isDirectEbgp, peerTimers } from './bgp-peer-rules.ts';
 import type { SpeakerLogEntry } from './l2-speaker.ts';
 
 export interface BgpSpeakerDeps {
@@ -33,8 +34,7 @@ export interface BgpSpeakerDeps {
   bfd?: BfdWatcher;
 }
 
-/** MetalLB's defaults for a BGPPeer without timers (hold 90 s, keepalive a third, connect 120 s). */
-const DEFAULT_HOLD_SEC = 90;
+/** MetalLB's default connect time for a BGPPeer without one (its hold and keepalive: bgp-peer-rules.ts). */
 const DEFAULT_CONNECT_SEC = 120;
 const DEFAULT_MAX_PREFIXES = 10_000;
 /** How long a peer keeps our routes while we restart; FRR's default restart time. */
@@ -195,16 +195,11 @@ export class BgpSpeaker {
       throw new Error(
         `node ${this.deps.node} has no IPv4 InternalIP for a BGP router id; set routerID on BGPPeer ${name}`,
       );
-    const holdTimeSec = peer.holdTimeMs === undefined ? DEFAULT_HOLD_SEC : Math.round(peer.holdTimeMs / 1000);
     const config: SessionConfig = {
       localAs: peer.myASN,
       peerAs: peer.peerASN ?? peer.dynamicASN ?? 'external',
       routerId,
-      holdTimeSec,
-      keepaliveSec:
-        peer.keepaliveTimeMs === undefined
-          ? Math.floor(holdTimeSec / 3)
-          : Math.round(peer.keepaliveTimeMs / 1000),
+      ...peerTimers(peer),
       connectRetrySec:
         peer.connectTimeMs === undefined
           ? DEFAULT_CONNECT_SEC
@@ -249,11 +244,6 @@ interface PeerSession {
   /** What, if changed, needs a new BGP session (sessionKey). */
   key: string;
   bfd?: { watch: BfdWatch; key: string };
-}
-
-function isDirectEbgp(peer: BGPPeer): boolean {
-  const ebgp = peer.peerASN !== undefined ? peer.peerASN !== peer.myASN : peer.dynamicASN !== 'internal';
-  return ebgp && !peer.ebgpMultiHop;
 }
 
 function profileTimers(p: BFDProfile): Omit<BfdSessionSpec, 'localAddress' | 'peerAddress' | 'multihop'> {

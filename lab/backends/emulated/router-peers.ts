@@ -6,10 +6,8 @@ import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import { anySelectorMatches } from '../../../core/cluster/label-selector.ts';
 import type { BGPPeer, LbConfig } from '../../../core/config/model.ts';
 import type { BfdSessionSpec } from '../../../core/speaker/bfd-watcher.ts';
+import { isDirectEbgp, peerTimers } from '../../../core/speaker/bgp-peer-rules.ts';
 import type { Topology, TopologyNode } from '../../model/topology.ts';
-
-/** MetalLB's default hold time for a BGPPeer without one (the router is set to match the node). */
-const DEFAULT_HOLD_SEC = 90;
 
 /** One neighbour of the router: a node, the addresses they meet on and the timers both sides use. */
 export interface RouterPeer {
@@ -89,14 +87,9 @@ function fromBgpPeer(
   nodeAddress: string,
   routerAddress: string,
 ): RouterPeer {
-  const holdTimeSec = peer.holdTimeMs === undefined ? DEFAULT_HOLD_SEC : Math.round(peer.holdTimeMs / 1000);
-  const keepaliveSec =
-    peer.keepaliveTimeMs === undefined
-      ? Math.floor(holdTimeSec / 3)
-      : Math.round(peer.keepaliveTimeMs / 1000);
-  // The node's rule (BgpSpeaker): eBGP without ebgpMultiHop is directly connected.
-  const ebgp = peer.peerASN !== undefined ? peer.peerASN !== peer.myASN : peer.dynamicASN !== 'internal';
-  const direct = ebgp && !peer.ebgpMultiHop;
+  // The node's own rules, so the router's side matches the session the node opens.
+  const { holdTimeSec, keepaliveSec } = peerTimers(peer);
+  const direct = isDirectEbgp(peer);
   const profile = config.bfdProfiles.find((p) => p.meta.name === peer.bfdProfile);
   return {
     node,

@@ -9,6 +9,7 @@ import { LblabError } from '../../../core/errors/lblab-error.ts';
 import { anySelectorMatches } from '../../../core/cluster/label-selector.ts';
 import type { BFDProfile, BGPPeer, LbConfig } from '../../../core/config/model.ts';
 import { IpAddress } from '../../../core/net/index.ts';
+import { peerTimers } from '../../../core/speaker/bgp-peer-rules.ts';
 import type { Topology, TopologyNode } from '../../model/topology.ts';
 import type { BgpNeighborSpec, BgpRouterSpec } from '../../sut/router.ts';
 
@@ -27,8 +28,6 @@ export interface LabRouterSpec {
 
 /** RFC 4724 §4.2 leaves the restart time to the speaker; FRR's default, as the lab contract fixes. */
 export const routerRestartTimeSec = 120;
-/** MetalLB's (and RFC 4271 §10's suggested) hold time when a BGPPeer names none. */
-const defaultHoldSec = 90;
 
 /** The canonical address of an attachment's CIDR, as IpAddress prints it. */
 const addressOf = (cidr: string) => IpAddress.parse(cidr.split('/')[0]!).toString();
@@ -97,14 +96,11 @@ function neighborsOf(
     const at = `${where}: BGPPeer ${p.meta.name} (${p.meta.source.file})`;
     if (p.peerASN !== undefined && p.peerASN !== routerAsn)
       throw new LabRouterConfigError(`${at}: peerASN ${p.peerASN} is not the router's asn ${routerAsn}`);
-    const holdTimeSec = p.holdTimeMs === undefined ? defaultHoldSec : Math.round(p.holdTimeMs / 1000);
     const neighbor: BgpNeighborSpec = {
       address: addressOf(p.peerAddress.family === 4 ? nodeSide.ipv4 : nodeSide.ipv6),
       asn: p.myASN,
-      holdTimeSec,
-      // The same defaults as the speaker's own side (core/speaker/bgp-speaker.ts).
-      keepaliveSec:
-        p.keepaliveTimeMs === undefined ? Math.floor(holdTimeSec / 3) : Math.round(p.keepaliveTimeMs / 1000),
+      // The node's own rules (core/speaker/bgp-peer-rules.ts), so both ends agree on the timers.
+      ...peerTimers(p),
       connectRetrySec: p.connectTimeMs === undefined ? 1 : Math.max(1, Math.round(p.connectTimeMs / 1000)),
       ...(p.password !== undefined && { password: p.password }),
       ...(p.ebgpMultiHop && p.myASN !== routerAsn && { ebgpMultihop: 255 }),
