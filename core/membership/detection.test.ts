@@ -68,6 +68,33 @@ describe('failure detection', () => {
     expect(c.log.filter((l) => l.observer === 'n3' && l.at >= t0)).toEqual([]);
   });
 
+  it('a node that stops vouching for itself (suspend) is declared dead as a hung one, and rejoins on resume', () => {
+    const c = new Cluster(5, { seed: 5 });
+    c.run(1000);
+    const m = c.members[2]!;
+    const t0 = c.clock.now();
+    m.suspend();
+    const sent = m.counters().sent;
+    const d = c.until(() => c.agree([0, 1, 3, 4], ['n1', 'n2', 'n4', 'n5']), 1000, 0.1);
+    expect(d).toBeGreaterThan(200);
+    expect(d).toBeLessThanOrEqual(400);
+    c.run(2000);
+    // Silent all along, and its own view untouched: it blamed nobody while it could not hear.
+    expect(m.counters().sent).toBe(sent);
+    expect(c.log.filter((l) => l.observer === 'n3' && l.at >= t0)).toEqual([]);
+    const t1 = c.clock.now();
+    m.resume();
+    const r = c.until(() => c.allAlive() && c.tablesAgree(), 1000, 0.1);
+    expect(r).toBeLessThanOrEqual(1);
+    expect(
+      c.log
+        .filter((l) => l.node === 'n3' && l.at >= t1)
+        .some((l) => l.reason === 'resumed after a stall (incarnation 1)'),
+    ).toBe(true);
+    c.run(2000);
+    expect(c.allAlive()).toBe(true);
+  });
+
   it('a short pause (a GC of 150 ms) alarms nobody', () => {
     const c = new Cluster(5, { seed: 6, freezable: [1] });
     c.run(1000);

@@ -1,11 +1,12 @@
 import { type Clock, NamedTimers } from '../runtime/clock.ts';
-import type { DatagramPort } from '../runtime/ports.ts';
+import type { DatagramAddress, DatagramPort } from '../runtime/ports.ts';
 import type { Random } from '../runtime/random.ts';
 import { AntiEntropy } from './anti-entropy.ts';
+import { MembershipAuth } from './auth/membership-auth.ts';
 import type { Context } from './context.ts';
 import { Detector } from './detector.ts';
 import { Dissemination } from './dissemination.ts';
-import { MembershipMetaError } from './errors.ts';
+import { MembershipConfigError, MembershipMetaError } from './errors.ts';
 import { utf8Length } from './hash.ts';
 import { heartbeatTargets, watchedNodes } from './neighbours.ts';
 import { type MembershipOptions, resolveOptions } from './options.ts';
@@ -32,9 +33,18 @@ export interface MembershipConfig {
   /** Every cluster node (from the Node objects); we are added if missing. */
   readonly nodes: readonly NodeRef[];
   readonly options?: Partial<MembershipOptions>;
+  /**
+   * Seals every datagram under the cluster's shared key and refuses any that is not sealed, forged or
+   * replayed. Without it the protocol trusts the network, as memberlist does without its keyring.
+   */
+  readonly auth?: MembershipAuth;
 }
 
-type Phase = 'new' | 'running' | 'stopped';
+/** Why a datagram was refused before anything in it was believed (counted under the same name). */
+export type Refusal = 'malformed' | 'foreign' | 'unauthenticated' | 'forged' | 'replayed';
+
+/** `suspended`: running but not vouching for this node (suspend()); nothing goes out or comes in. */
+type Phase = 'new' | 'running' | 'suspended' | 'stopped';
 
 /**
  * A speaker's view of which speakers run, agreed with every other speaker within a fraction of a second.
@@ -54,6 +64,8 @@ export class Membership {
   private readonly antiEntropy: AntiEntropy;
   private readonly listeners = new Set<(c: Change) => void>();
   private readonly syncedListeners = new Set<() => void>();
+  private readonly refusalListeners = new Set<(r: Refusal, from: DatagramAddress, sender?: string) => void>();
+  private readonly auth: MembershipAuth | undefined;
   private readonly pendingChanges: Change[] = [];
   private readonly counts: Counters = {
     sent: 0,
@@ -62,6 +74,9 @@ export class Membership {
     bytesReceived: 0,
     malformed: 0,
     foreign: 0,
+    unauthenticated: 0,
+    forged: 0,
+    replayed: 0,
     heartbeats: 0,
     gossip: 0,
     digests: 0,
@@ -95,7 +110,12 @@ export class Membership {
     this.random = config.random;
     this.port = config.port;
     this.self = config.self;
-    this.options = resolveOptions(config.options);
+    this.auth = config.auth;
+    const options = resolveOptions(config.options);
+    // Sealing makes every datagram longer; what membership packs into one stays under the limit with it.
+    this.options = this.auth
+      ? { ...options, maxDatagramBytes: options.maxDatagramBytes - MembershipAuth.OVERHEAD }
+      : options;
     this.incarnation = this.options.incarnation;
     this.timers = new NamedTimers(this.clock, `membership ${config.self.name}: `);
     const ring = Ring.of(withSelf(config.nodes, config.self));
@@ -134,7 +154,7 @@ export class Membership {
   start(): void {
     if (this.phase !== 'new') return;
     this.phase = 'running';
-    this.unsubscribe = this.port.onMessage((payload) => this.onDatagram(payload));
+    this.listen();
     this.lastTick = this.clock.now();
     this.table.lastHeard[this.table.self] = this.lastTick;
     this.dissemination.push(this.self.name);
@@ -153,6 +173,7 @@ export class Membership {
     for (let i = 0; i < old.size; i++) {
       const name = old.ring.names[i]!;
       if (ring.indexOf(name) !== undefined) continue;
+      this.auth?.forget(name);
       this.change(name, STATE_NAMES[old.state[i]!]!, 'left', old.incarnation[i]!, reasons.removed);
     }
     this.dirty = true;
@@ -188,6 +209,7 @@ export class Membership {
 
   /** Tells the cluster we are leaving (peers drop us at once, no detection delay), then stops. */
   leave(): void {
+    if (this.phase === 'suspended') this.stop();
     if (this.phase !== 'running') return;
     const t = this.table;
     t.apply(t.self, { node: this.self.name, state: 'left', incarnation: this.incarnation });
@@ -200,15 +222,37 @@ export class Membership {
   /** Stops timers and stops listening; the port is the caller's to close. */
   stop(): void {
     if (this.phase === 'stopped') return;
+    this.quiesce();
     this.phase = 'stopped';
-    this.timers.disarmAll();
-    this.detector.stop();
-    this.dissemination.clear();
-    this.verifying.clear();
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
     this.aliveCache = undefined;
     this.emit();
+  }
+
+  /**
+   * Stops vouching for this node while keeping our view: nothing goes out and nothing is read, exactly
+   * what peers see of a frozen process, so they declare us dead and take over. The speaker does this when
+   * its main thread has stopped running (it could no longer follow a change). `resume()` undoes it.
+   */
+  suspend(): void {
+    if (this.phase !== 'running') return;
+    this.quiesce();
+    this.phase = 'suspended';
+  }
+
+  /**
+   * Vouches again after suspend(), as a frozen process does when it resumes (DESIGN.md, "Hung node"): a
+   * new incarnation pushed with cause `resume` before anything else, fresh timeouts for the nodes we
+   * watch, and a join digest so what we missed comes back at once.
+   */
+  resume(): void {
+    if (this.phase !== 'suspended') return;
+    this.phase = 'running';
+    this.listen();
+    // No tick ran for longer than anyone waits for us: the first send raises our incarnation (checkStall).
+    this.lastTick = -Infinity;
+    this.dirty = true;
+    this.antiEntropy.start();
+    this.tick();
   }
 
   /** Names of the nodes we hold alive, ourselves included while running. */
@@ -216,7 +260,7 @@ export class Membership {
     if (!this.aliveCache) {
       const t = this.table;
       const names = new Set<string>();
-      if (this.phase === 'running') names.add(this.self.name);
+      if (this.phase === 'running' || this.phase === 'suspended') names.add(this.self.name);
       for (let k = 0; k < t.alive.size; k++) names.add(t.ring.names[t.alive.at(k)]!);
       this.aliveCache = names;
     }
@@ -255,6 +299,19 @@ export class Membership {
   /** Nodes we currently monitor (diagnostics). */
   watching(): string[] {
     return this.detector.watched();
+  }
+
+  /** Calls `listener` for every datagram refused before it was believed (see Refusal). */
+  onRefused(listener: (refusal: Refusal, from: DatagramAddress, sender?: string) => void): () => void {
+    this.refusalListeners.add(listener);
+    return () => this.refusalListeners.delete(listener);
+  }
+
+  /** A new shared key for authenticated membership (the key file or Secret changed). */
+  rotateKey(key: Uint8Array): boolean {
+    if (this.auth === undefined)
+      throw new MembershipConfigError('auth', 'this membership was started without a key');
+    return this.auth.rotate(key);
   }
 
   // ---- the tick: heartbeats to our monitors ----
@@ -306,25 +363,33 @@ export class Membership {
 
   // ---- receiving ----
 
-  private onDatagram(payload: Uint8Array): void {
+  private onDatagram(payload: Uint8Array, source: DatagramAddress): void {
     if (this.phase !== 'running') return;
     this.counts.received++;
     this.counts.bytesReceived += payload.length;
-    const decoded = decodeMessage(payload);
-    if (!decoded.ok) {
-      this.counts.malformed++;
-      return;
+    let bytes = payload;
+    let counter = 0;
+    if (this.auth) {
+      const opened = this.auth.unseal(payload);
+      if (!opened.ok) return this.refuse(opened.reason, source);
+      ({ message: bytes, counter } = opened);
     }
+    const decoded = decodeMessage(bytes);
+    if (!decoded.ok) return this.refuse('malformed', source);
     const m = decoded.message;
     const from = this.table.ring.indexOf(m.from);
     // Only nodes of the cluster take part; a datagram naming us as sender is someone else's mistake.
     // The source address is not checked: a multi-homed node may send from another one (DESIGN.md).
-    if (from === undefined || from === this.table.self) {
-      this.counts.foreign++;
-      return;
-    }
+    if (from === undefined || from === this.table.self) return this.refuse('foreign', source, m.from);
+    // Checked by the sender's name, not its address: a replay from any host is still the same datagram.
+    if (this.auth && !this.auth.fresh(m.from, counter)) return this.refuse('replayed', source, m.from);
     this.handle(m, from);
     this.finish();
+  }
+
+  private refuse(refusal: Refusal, source: DatagramAddress, sender?: string): void {
+    this.counts[refusal]++;
+    for (const l of this.refusalListeners) l(refusal, source, sender);
   }
 
   private handle(m: Message, from: number): void {
@@ -582,9 +647,24 @@ export class Membership {
   private sendBytes(i: number, bytes: Uint8Array): void {
     if (this.phase !== 'running') return;
     this.checkStall();
+    const datagram = this.auth ? this.auth.seal(bytes) : bytes;
     this.counts.sent++;
-    this.counts.bytesSent += bytes.length;
-    this.port.send({ address: this.table.ring.addresses[i]!, port: this.options.membershipPort }, bytes);
+    this.counts.bytesSent += datagram.length;
+    this.port.send({ address: this.table.ring.addresses[i]!, port: this.options.membershipPort }, datagram);
+  }
+
+  private listen(): void {
+    this.unsubscribe = this.port.onMessage((payload, source) => this.onDatagram(payload, source));
+  }
+
+  /** Everything that makes us run stops: timers, the detector, pending pushes, the socket listener. */
+  private quiesce(): void {
+    this.timers.disarmAll();
+    this.detector.stop();
+    this.dissemination.clear();
+    this.verifying.clear();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
   }
 
   /** End of every event: push what was learned, then tell listeners (state is consistent by now). */

@@ -4,6 +4,7 @@ import { MemoryDatagramNetwork } from '../runtime/memory-segment.ts';
 import type { DatagramAddress, DatagramPort } from '../runtime/ports.ts';
 import { Random } from '../runtime/random.ts';
 import { VirtualClock } from '../runtime/virtual-clock.ts';
+import { MembershipAuth } from './auth/membership-auth.ts';
 import { Membership } from './membership.ts';
 import type { MembershipOptions } from './options.ts';
 import type { Change, NodeRef } from './types.ts';
@@ -153,6 +154,15 @@ export interface ClusterOptions {
   start?: boolean;
   /** Record every change in `log` (default); off for big clusters, where it is N² entries. */
   log?: boolean;
+  /** Authenticated membership under this shared key (a key rotation keeps the old one for 1 s). */
+  key?: Uint8Array;
+  /** Wraps node i's port, e.g. to record what it sends. */
+  wrap?: (i: number, port: DatagramPort) => DatagramPort;
+}
+
+/** Where node `i`'s counters start in life `life`: later lives above earlier ones, as epoch µs would be. */
+function counterStart(i: number, life: number): number {
+  return (life * 1000 + i) * 1_000_000;
 }
 
 export class Cluster {
@@ -167,6 +177,7 @@ export class Cluster {
   readonly blocked = new Set<string>();
   private readonly random: Random;
   private readonly options: ClusterOptions;
+  private lives = 1;
 
   constructor(n: number, o: ClusterOptions = {}) {
     const seed = o.seed ?? 1;
@@ -177,6 +188,7 @@ export class Cluster {
     this.random = random;
     for (const [i, self] of this.nodes.entries()) {
       let port: DatagramPort = new OneWayPort(this.network.bind(self.address, PORT), this.blocked);
+      if (o.wrap) port = o.wrap(i, port);
       let clock: Clock = this.clock;
       if (o.loss) {
         const lossy = new LossyPort(port, random.fork(), o.loss);
@@ -196,6 +208,7 @@ export class Cluster {
         self,
         nodes: this.nodes,
         options: o.options,
+        ...(o.key && { auth: this.auth(i, clock) }),
       });
       if (o.log !== false)
         m.onChange((c) => this.log.push({ ...c, at: this.clock.now(), observer: self.name }));
@@ -214,10 +227,20 @@ export class Cluster {
       self,
       nodes: this.nodes,
       options,
+      ...(this.options.key && { auth: this.auth(i, this.clock) }),
     });
     m.onChange((c) => this.log.push({ ...c, at: this.clock.now(), observer: self.name }));
     this.members[i] = m;
     return m;
+  }
+
+  private auth(i: number, clock: Clock): MembershipAuth {
+    return new MembershipAuth({
+      clock,
+      key: this.options.key!,
+      counterStart: counterStart(i, this.lives++),
+      rotationMs: 1000,
+    });
   }
 
   /** Whether every running member holds the same state, incarnation and metadata for every node. */

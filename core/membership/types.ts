@@ -48,6 +48,12 @@ export interface Counters {
   malformed: number;
   /** Datagrams from a name that is not in our node list (or claiming to be us). */
   foreign: number;
+  /** With a key: datagrams not sealed at all (a speaker without the key, or anything else). */
+  unauthenticated: number;
+  /** With a key: sealed under a key we do not hold, or with a MAC that does not verify. */
+  forged: number;
+  /** With a key: genuine datagrams seen before (a host replaying what it recorded). */
+  replayed: number;
   heartbeats: number;
   /** Gossip datagrams pushed (first-receipt forwarding, announcements, refutation notices). */
   gossip: number;
