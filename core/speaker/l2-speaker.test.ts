@@ -7,14 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterSnapshot, Service } from '../cluster/types.ts';
 import { loadConfig, type LbConfig } from '../config/index.ts';
-import { L2Announcer } from '../l2/announcer/index.ts';
 import { arpRequest, decodeFrame, encodeFrame } from '../l2/wire/index.ts';
-import { Membership } from '../membership/index.ts';
 import { IpAddress, MacAddress, Prefix } from '../net/index.ts';
+import { BusyClock } from '../runtime/busy-clock.test-support.ts';
 import { MemoryDatagramNetwork, MemorySegment, type MemoryFramePort } from '../runtime/memory-segment.ts';
 import { Random } from '../runtime/random.ts';
 import { VirtualClock } from '../runtime/virtual-clock.ts';
 import { L2Speaker, type SpeakerLogEntry } from './l2-speaker.ts';
+import { livenessPair, MAIN_LOOP_TIMEOUT_MS } from './liveness/index.ts';
 import { interfacesMeta } from './published-interfaces.ts';
 
 const vip = '198.18.0.200';
@@ -69,7 +69,11 @@ function cluster(): ClusterSnapshot {
   };
 }
 
-function world(seed: number) {
+/**
+ * `liveness: 'main'` puts membership and the announcer on the main thread's clock, as the speaker ran
+ * them before it had a liveness thread: only to show what a busy main thread did then.
+ */
+function world(seed: number, o: { liveness?: 'own-thread' | 'main' } = {}) {
   const clock = new VirtualClock();
   const segment = new MemorySegment(clock, 0.05);
   const udp = new MemoryDatagramNetwork(clock, 0.2);
@@ -77,26 +81,32 @@ function world(seed: number) {
   const log: (SpeakerLogEntry & { node: string })[] = [];
   const nodes = names.map((name, i) => {
     const port = segment.attach('eth0', `02:00:00:00:00:0${i + 1}`);
-    const membership = new Membership({
-      clock,
+    // Two threads per speaker, as `lblab speaker` runs: the election on the main one, liveness on its own.
+    const main = new BusyClock(clock);
+    const thread = o.liveness === 'main' ? main : new BusyClock(clock);
+    const nodeLog = (e: SpeakerLogEntry) => log.push({ ...e, node: name });
+    const { agent, client: liveness } = livenessPair({
+      mainClock: main,
+      clock: thread,
       random: new Random(seed + i),
-      port: udp.bind(addressOf(i), 7946),
+      udp: thread.datagrams(udp.bind(addressOf(i), 7946)),
+      ports: [thread.frames(port)],
       self: { name, address: addressOf(i) },
       nodes: names.map((n, j) => ({ name: n, address: addressOf(j) })),
+      meta: interfacesMeta([{ name: 'eth0', prefixes: [Prefix.parse('198.18.0.0/24')] }]),
+      mainLoopTimeoutMs: MAIN_LOOP_TIMEOUT_MS,
+      log: nodeLog,
     });
-    const announcer = new L2Announcer(clock, [port], { name });
     const speaker = new L2Speaker({
       node: name,
-      clock,
-      membership,
-      announcer,
-      log: (e) => log.push({ ...e, node: name }),
+      clock: main,
+      membership: liveness,
+      announcer: liveness,
+      log: nodeLog,
     });
-    membership.setMeta(interfacesMeta([{ name: 'eth0', prefixes: [Prefix.parse('198.18.0.0/24')] }]));
     speaker.setConfig(config());
     speaker.setCluster(cluster());
-    membership.start();
-    return { name, port, membership, speaker, address: addressOf(i) };
+    return { name, port, agent, speaker, main, address: addressOf(i) };
   });
 
   /** Which nodes answer a client's ARP request for the address right now. */
@@ -145,6 +155,11 @@ function timeUntil(clock: VirtualClock, check: () => boolean, limitMs: number): 
     clock.advance(1);
   }
   return clock.now() - start;
+}
+
+/** Each main thread busy for `ms`, starting 400 ms apart: a change that every speaker digests in turn. */
+function staggeredStalls(w: ReturnType<typeof world>, ms: number): void {
+  w.nodes.forEach((n, i) => w.clock.setTimer('stall', 400 * i, () => n.main.busy(ms)));
 }
 
 describe('L2Speaker (three speakers, virtual time)', () => {
@@ -198,5 +213,53 @@ describe('L2Speaker (three speakers, virtual time)', () => {
     expect(w.answering()).toEqual([owner]);
     const after = w.gratuitous.filter(([t, node]) => t >= healedAt && node === owner);
     expect(after.length).toBeGreaterThan(0);
+  });
+
+  it('main threads busy for 1.5 s each move nothing: membership and ARP answers carry on', () => {
+    const w = world(4);
+    w.clock.advance(2000);
+    const [owner] = w.answering();
+    const t0 = w.clock.now();
+    staggeredStalls(w, 1500);
+    for (let t = 0; t < 2500; t += 100) {
+      expect(w.answering()).toEqual([owner]);
+      w.clock.advance(95);
+    }
+    w.clock.advance(2000);
+    expect(w.answering()).toEqual([owner]);
+    expect(w.log.filter((e) => e.atMs >= t0 && (e.kind === 'membership' || e.kind === 'announcer'))).toEqual(
+      [],
+    );
+  });
+
+  it('with membership on the main thread (before the liveness thread) the same stall was a false failover', () => {
+    const w = world(4, { liveness: 'main' });
+    w.clock.advance(2000);
+    const t0 = w.clock.now();
+    staggeredStalls(w, 1500);
+    w.clock.advance(4500);
+    const deaths = w.log.filter((e) => e.atMs >= t0 && e.kind === 'membership' && / → dead /.test(e.message));
+    expect(deaths.length).toBeGreaterThan(0);
+  });
+
+  it('a main thread stuck past the bound: the node stops vouching, a peer takes over, and it returns when the loop runs', () => {
+    const w = world(5);
+    w.clock.advance(2000);
+    const [owner] = w.answering();
+    const stuck = w.nodes.find((n) => n.name === owner)!;
+    const t0 = w.clock.now();
+    stuck.main.busy(Infinity);
+    const tookMs = timeUntil(w.clock, () => w.answering().length === 1 && w.answering()[0] !== owner, 5000);
+    // Past the bound, then a detection time; never before the bound.
+    expect(tookMs).toBeGreaterThan(MAIN_LOOP_TIMEOUT_MS);
+    expect(tookMs).toBeLessThan(MAIN_LOOP_TIMEOUT_MS + 100 + 400);
+    expect(
+      w.log.some(
+        (e) => e.node === owner && e.atMs >= t0 && /no longer vouching for this node/.test(e.message),
+      ),
+    ).toBe(true);
+    stuck.main.free();
+    const backMs = timeUntil(w.clock, () => w.answering().length === 1 && w.answering()[0] === owner, 2000);
+    expect(backMs).toBeLessThan(500);
   });
 });

@@ -14,11 +14,23 @@ export interface SpeakerLogEntry {
   message: string;
 }
 
+/**
+ * What the election reads from membership: the speaker's LivenessClient, whose membership runs on the
+ * liveness thread (liveness/agent.ts), or a Membership itself where everything shares one thread.
+ */
+export type SpeakerMembership = Pick<
+  Membership,
+  'alive' | 'members' | 'synced' | 'onChange' | 'onSynced' | 'leave' | 'stop'
+>;
+
+/** How the election drives the announcer: the LivenessClient again, or an L2Announcer itself. */
+export type SpeakerAnnouncer = Pick<L2Announcer, 'setOwned' | 'reannounce' | 'close'>;
+
 export interface L2SpeakerDeps {
   node: string;
   clock: Clock;
-  membership: Membership;
-  announcer: L2Announcer;
+  membership: SpeakerMembership;
+  announcer: SpeakerAnnouncer;
   log: (entry: SpeakerLogEntry) => void;
   election?: L2AssignmentOptions;
   /**
@@ -51,20 +63,12 @@ export class L2Speaker {
   private triggers: string[] = [];
 
   constructor(private readonly deps: L2SpeakerDeps) {
-    const { membership, announcer } = deps;
+    const { membership } = deps;
     this.timers = new NamedTimers(deps.clock, `${deps.node} `);
+    // Membership changes and what the announcer does are logged where they happen (the liveness agent).
     this.detach.push(
       membership.onChange((c) => this.onMembershipChange(c)),
       membership.onSynced(() => this.recompute('membership synced')),
-      announcer.onEvent((e) => {
-        const what =
-          e.kind === 'reannounced'
-            ? `re-announced ${e.vips.join(', ')}`
-            : e.kind === 'conflict'
-              ? `CONFLICT: ${e.otherMac} also claims ${e.vip} on ${e.interface}`
-              : `${e.kind} ${e.vip} on ${e.interfaces.join(', ')}`;
-        this.log('announcer', `${what} (${e.reason})`);
-      }),
     );
   }
 
@@ -100,7 +104,6 @@ export class L2Speaker {
 
   private onMembershipChange(c: Change): void {
     if (this.leaving) return;
-    this.log('membership', `${c.node}: ${c.from} → ${c.to} (${c.reason})`);
     this.recompute(`${c.node} ${c.to}`);
     // A node back from the dead means a partition healed or a frozen speaker resumed: whoever owns an
     // address now announces it again so clients on the other side learn the single winner.

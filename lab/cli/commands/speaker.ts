@@ -9,25 +9,28 @@ import { networkInterfaces } from 'node:os';
 import { FileClusterSource } from '../../../core/cluster/file-source.ts';
 import { internalAddresses } from '../../../core/cluster/internal-addresses.ts';
 import type { ClusterSnapshot, Node } from '../../../core/cluster/types.ts';
-import { L2Announcer } from '../../../core/l2/announcer/index.ts';
 import type { NodeInterface } from '../../../core/l2/election/index.ts';
-import { Membership, type NodeRef } from '../../../core/membership/index.ts';
+import type { NodeRef } from '../../../core/membership/index.ts';
 import { Prefix } from '../../../core/net/index.ts';
-import { AfPacketPort } from '../../../core/runtime/af-packet-port.ts';
-import type { FramePort } from '../../../core/runtime/ports.ts';
-import { Random } from '../../../core/runtime/random.ts';
+import {
+  startLivenessWorker,
+  type LivenessWorker,
+} from '../../../core/runtime/liveness-worker/liveness-worker.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
 import { watchLoopStalls } from '../../../core/runtime/loop-stalls.ts';
-import { UdpPort } from '../../../core/runtime/udp-port.ts';
+import { speakerLogLine } from '../../../core/runtime/speaker-log-line.ts';
 import { watchFile } from '../../../core/runtime/watch-file.ts';
 import { L2Speaker, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
+import { MAIN_LOOP_TIMEOUT_MS } from '../../../core/speaker/liveness/index.ts';
 import { interfacesMeta } from '../../../core/speaker/published-interfaces.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { loadConfigOrExitCode } from '../load-config.ts';
 import { processOutput, type Output } from '../output.ts';
+import { readMembershipKey } from './membership-key.ts';
+import { watchLabControl } from './lab-control.ts';
 import { startSpeakerBgp, type SpeakerBgp, type StopMode } from './speaker-bgp.ts';
 
-/** Main-loop stalls at least this long are logged: a third of the default 300 ms membership detection. */
+/** Main-loop stalls at least this long are logged and counted (the liveness thread does not need them short). */
 const STALL_REPORT_MS = 100;
 
 export interface SpeakerArgs {
@@ -42,6 +45,10 @@ export interface SpeakerArgs {
   onStop: string;
   drainMs: string;
   bgpMaxPrefixes: string;
+  membershipKeyFile?: string;
+  membershipKeyRotationMs: string;
+  mainLoopTimeoutMs: string;
+  labControl?: string;
 }
 
 export function registerSpeakerCommand(program: Command): void {
@@ -72,6 +79,24 @@ export function registerSpeakerCommand(program: Command): void {
       'close a BGP session whose peer sends more routes than this (lblab installs none of them)',
       '10000',
     )
+    .option(
+      '--membership-key-file <file>',
+      'shared key (16 bytes or more, the same on every node) that seals membership datagrams; re-read when it changes',
+    )
+    .option(
+      '--membership-key-rotation-ms <ms>',
+      'after the key file changes, keep sealing with the old key this long (both accepted), then accept the old one this long more',
+      '30000',
+    )
+    .option(
+      '--main-loop-timeout-ms <ms>',
+      "stop vouching for this node (peers take over its addresses) when the speaker's main event loop has not run for this long",
+      String(MAIN_LOOP_TIMEOUT_MS),
+    )
+    .option(
+      '--lab-control <file>',
+      'lab fault injection: a file whose last line "stall MS" or "stall forever" blocks the main event loop when written',
+    )
     .action(async (opts: SpeakerArgs) => {
       process.exitCode = await runSpeaker(opts, processOutput);
     });
@@ -88,14 +113,31 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
     bgpPort: Number(args.bgpPort),
     drainMs: Number(args.drainMs),
     bgpMaxPrefixes: Number(args.bgpMaxPrefixes),
+    membershipKeyRotationMs: Number(args.membershipKeyRotationMs),
+    mainLoopTimeoutMs: Number(args.mainLoopTimeoutMs),
   };
+  const flag = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   for (const [name, v] of Object.entries(numbers))
-    if (!Number.isInteger(v) || v < 0) return fail(`--${name} must be a whole number`);
+    if (!Number.isInteger(v) || v < 0) return fail(`${flag(name)} must be a whole number`);
+  for (const name of ['heartbeatMs', 'multiplier', 'mainLoopTimeoutMs'] as const)
+    if (numbers[name] === 0) return fail(`${flag(name)} must be at least 1`);
   if (args.onStop !== 'restart' && args.onStop !== 'drain')
     return fail('--on-stop must be "restart" or "drain"');
 
   const config = await loadConfigOrExitCode('speaker', args.config, out);
   if (typeof config === 'number') return config;
+  let key: Uint8Array | undefined;
+  if (args.membershipKeyFile !== undefined) {
+    try {
+      key = await readMembershipKey(args.membershipKeyFile);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+  } else {
+    out.stderr(
+      'lblab speaker: warning: membership is not authenticated (no --membership-key-file): any host on the node network can forge or replay membership datagrams and move service addresses',
+    );
+  }
   const clock = new RealClock();
   let source: FileClusterSource;
   try {
@@ -106,34 +148,42 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
   const self = nodeRefs(source.current()).find((n) => n.name === args.node);
   if (!self) return fail(`node ${args.node} is not in ${args.cluster} with an InternalIP address`);
 
+  const log = (e: SpeakerLogEntry) => out.stdout(speakerLogLine(args.node, e));
   const local = localInterfaces();
-  const ports: FramePort[] = [];
-  let udp: UdpPort;
+  let liveness: LivenessWorker;
   try {
-    for (const i of local) ports.push(AfPacketPort.open(i.name));
-    udp = await UdpPort.bind(self.address, numbers.membershipPort);
+    liveness = await startLivenessWorker(
+      {
+        self,
+        nodes: nodeRefs(source.current()),
+        meta: interfacesMeta(local),
+        interfaces: local.map((i) => i.name),
+        membership: {
+          intervalMs: numbers.heartbeatMs,
+          multiplier: numbers.multiplier,
+          membershipPort: numbers.membershipPort,
+        },
+        ...(key && {
+          // Counters start at the wall clock in µs: a restarted speaker's are above its last life's.
+          auth: { key, counterStart: Date.now() * 1000, rotationMs: numbers.membershipKeyRotationMs },
+        }),
+        mainLoopTimeoutMs: numbers.mainLoopTimeoutMs,
+        seed: randomInt(2 ** 31),
+      },
+      clock,
+    );
   } catch (err) {
-    for (const p of ports) p.close();
     source.close();
     return fail((err as Error).message);
   }
-
-  const log = (e: SpeakerLogEntry) =>
-    out.stdout(`${new Date().toISOString()} ${args.node} ${e.kind}: ${e.message}`);
-  const membership = new Membership({
-    clock,
-    random: new Random(randomInt(2 ** 31)),
-    port: udp,
-    self,
-    nodes: nodeRefs(source.current()),
-    options: {
-      intervalMs: numbers.heartbeatMs,
-      multiplier: numbers.multiplier,
-      membershipPort: numbers.membershipPort,
-    },
+  const { client } = liveness;
+  liveness.onExit((code) => {
+    out.stderr(
+      `lblab speaker: the liveness thread exited (code ${code}); this node cannot vouch for itself, stopping`,
+    );
+    process.exit(exitCodes.error);
   });
-  const announcer = new L2Announcer(clock, ports, { name: args.node });
-  const speaker = new L2Speaker({ node: args.node, clock, membership, announcer, log });
+  const speaker = new L2Speaker({ node: args.node, clock, membership: client, announcer: client, log });
   let bgp: SpeakerBgp | undefined;
   if (config.peers.length > 0) {
     try {
@@ -146,19 +196,18 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
         maxPrefixes: numbers.bgpMaxPrefixes,
       });
     } catch (err) {
-      for (const p of ports) p.close();
-      udp.close();
+      client.close('the BGP listener could not start');
+      await liveness.shutdown();
       source.close();
       return fail((err as Error).message);
     }
   }
-  membership.setMeta(interfacesMeta(local));
   speaker.setConfig(config);
   speaker.setCluster(source.current());
   bgp?.speaker.setConfig(config);
   bgp?.speaker.setCluster(source.current());
   source.onChange((snapshot) => {
-    membership.setNodes(nodeRefs(snapshot));
+    client.setNodes(nodeRefs(snapshot));
     speaker.setCluster(snapshot);
     bgp?.speaker.setCluster(snapshot);
   });
@@ -175,12 +224,26 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
       });
     }),
   );
-  membership.start();
-  const stopStallWatch = watchLoopStalls(STALL_REPORT_MS, (ms) =>
-    log({ atMs: clock.now(), kind: 'lifecycle', message: `main event loop blocked for ${ms} ms` }),
-  );
+  const keyFile = args.membershipKeyFile;
+  if (keyFile !== undefined) {
+    stopWatching.push(
+      watchFile(keyFile, clock, 50, () => {
+        readMembershipKey(keyFile).then(
+          (next) => client.rotateKey(next),
+          (err: Error) => out.stderr(`lblab speaker: keeping the current membership key: ${err.message}`),
+        );
+      }),
+    );
+  }
+  if (args.labControl !== undefined) stopWatching.push(watchLabControl(args.labControl, clock, log));
+  const stalls = { count: 0, longestMs: 0 };
+  const stopStallWatch = watchLoopStalls(STALL_REPORT_MS, (ms) => {
+    stalls.count++;
+    stalls.longestMs = Math.max(stalls.longestMs, ms);
+    log({ atMs: clock.now(), kind: 'lifecycle', message: `main event loop blocked for ${ms} ms` });
+  });
   out.stdout(
-    `lblab speaker ${args.node}: ${self.address}:${numbers.membershipPort}, interfaces ${local.map((i) => i.name).join(', ') || 'none'}`,
+    `lblab speaker ${args.node}: ${self.address}:${numbers.membershipPort}, interfaces ${local.map((i) => i.name).join(', ') || 'none'}, membership ${key ? 'authenticated' : 'NOT authenticated'}`,
   );
 
   const signal = await new Promise<string>((resolve) => {
@@ -192,12 +255,14 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
   stopStallWatch();
   for (const stop of stopWatching) stop();
   await Promise.all([speaker.leave(numbers.graceMs), bgp?.stop(args.onStop as StopMode, numbers.drainMs)]);
-  const c = announcer.stats();
-  const requests = c.arpRequestsOwned + c.arpRequestsNotOwned + c.nsRequestsOwned + c.nsRequestsNotOwned;
-  udp.close();
-  for (const p of ports) p.close();
+  const stats = await liveness.shutdown();
+  const a = stats?.announcer;
+  const m = stats?.membership;
+  const requests = a
+    ? a.arpRequestsOwned + a.arpRequestsNotOwned + a.nsRequestsOwned + a.nsRequestsNotOwned
+    : 0;
   out.stdout(
-    `lblab speaker ${args.node}: stopped; requests ${requests}, responses ${c.responsesSent}, gratuitous ${c.gratuitousSent}, ownership changes ${c.ownershipChanges}, conflicts ${c.conflicts}`,
+    `lblab speaker ${args.node}: stopped; requests ${requests}, responses ${a?.responsesSent ?? 0}, gratuitous ${a?.gratuitousSent ?? 0}, ownership changes ${a?.ownershipChanges ?? 0}, conflicts ${a?.conflicts ?? 0}; membership refused ${m?.unauthenticated ?? 0} unauthenticated, ${m?.forged ?? 0} forged, ${m?.replayed ?? 0} replayed; main loop stalls ${stalls.count} (longest ${stalls.longestMs} ms)`,
   );
   return exitCodes.ok;
 }

@@ -1,0 +1,36 @@
+import type { Clock } from './clock.ts';
+
+/**
+ * One end of a message channel between two threads of a process: what it posts goes to the other end,
+ * what the other end posts arrives here. A worker thread's MessagePort is one (worker-channel.ts); the
+ * emulator and the tests join two ends with channelPair.
+ */
+export interface Channel<In, Out> {
+  post(message: Out): void;
+  onMessage(listener: (message: In) => void): () => void;
+}
+
+/**
+ * Two ends joined back to back. A message is delivered by a 0 ms timer on the receiver's clock, as an
+ * event loop takes a message from its port: never inside the sender's call, and late when the receiving
+ * thread is busy or frozen (a process clock holds the timer until it runs again).
+ */
+export function channelPair<A, B>(clockA: Clock, clockB: Clock): [Channel<B, A>, Channel<A, B>] {
+  const toA = new Set<(m: B) => void>();
+  const toB = new Set<(m: A) => void>();
+  const end = <In, Out>(
+    mine: Set<(m: In) => void>,
+    theirs: Set<(m: Out) => void>,
+    theirClock: Clock,
+  ): Channel<In, Out> => ({
+    post: (message) =>
+      theirClock.setTimer('channel', 0, () => {
+        for (const l of theirs) l(message);
+      }),
+    onMessage: (listener) => {
+      mine.add(listener);
+      return () => mine.delete(listener);
+    },
+  });
+  return [end<B, A>(toA, toB, clockB), end<A, B>(toB, toA, clockA)];
+}

@@ -1,0 +1,177 @@
+import type { OwnedVip } from '../../l2/announcer/index.ts';
+import { Ring, type Change, type Member, type Meta, type NodeRef } from '../../membership/index.ts';
+import { ALIVE, STATE_CODES, STATE_NAMES } from '../../membership/precedence.ts';
+import type { Channel } from '../../runtime/channel.ts';
+import { NamedTimers, type Clock } from '../../runtime/clock.ts';
+import type { FromLiveness, LivenessStats, ToLiveness } from './messages.ts';
+
+const EMPTY: Meta = Object.freeze({});
+
+/**
+ * The main thread's side of the liveness thread (agent.ts): what the speaker's election needs from
+ * membership (who is alive, their published interfaces, changes as they happen) and the way to tell the
+ * announcer what to answer for. It keeps a mirror of the membership view, updated by the agent's
+ * messages, and beats every `beatMs` so the agent knows the main thread runs.
+ *
+ * The mirror is columns indexed by ring position, as membership's own table is: the emulator runs
+ * thousands of speakers in one process, and their rings are one shared object.
+ */
+export class LivenessClient {
+  private ring = Ring.of([]);
+  private state = new Uint8Array(0);
+  private incarnation = new Uint32Array(0);
+  private meta: Meta[] = [];
+  private isSynced = false;
+  private aliveCache: ReadonlySet<string> | undefined;
+  private readonly changeListeners = new Set<(c: Change) => void>();
+  private readonly syncedListeners = new Set<() => void>();
+  private readonly vouchingListeners = new Set<(vouching: boolean, reason: string) => void>();
+  private readonly timers: NamedTimers<'beat'>;
+  private closing: ((stats: LivenessStats) => void)[] = [];
+  private stopped = false;
+
+  constructor(
+    clock: Clock,
+    private readonly channel: Channel<FromLiveness, ToLiveness>,
+    private readonly beatMs: number,
+    name: string,
+  ) {
+    this.timers = new NamedTimers(clock, `liveness client ${name}: `);
+    channel.onMessage((m) => this.onMessage(m));
+    this.beat();
+  }
+
+  // ---- membership, as the election reads it ----
+
+  alive(): ReadonlySet<string> {
+    if (this.aliveCache === undefined) {
+      const names = new Set<string>();
+      this.state.forEach((s, i) => s === ALIVE && names.add(this.ring.names[i]!));
+      this.aliveCache = names;
+    }
+    return this.aliveCache;
+  }
+
+  members(): Member[] {
+    return this.ring.names.map((name, i) => ({
+      name,
+      address: this.ring.addresses[i]!,
+      state: STATE_NAMES[this.state[i]!]!,
+      incarnation: this.incarnation[i]!,
+      meta: this.meta[i]!,
+    }));
+  }
+
+  synced(): boolean {
+    return this.isSynced;
+  }
+
+  onChange(listener: (change: Change) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  onSynced(listener: () => void): () => void {
+    this.syncedListeners.add(listener);
+    return () => this.syncedListeners.delete(listener);
+  }
+
+  /** Whether the liveness thread vouches for this node (it stops when the main thread stalls too long). */
+  onVouching(listener: (vouching: boolean, reason: string) => void): () => void {
+    this.vouchingListeners.add(listener);
+    return () => this.vouchingListeners.delete(listener);
+  }
+
+  setNodes(nodes: readonly NodeRef[]): void {
+    this.channel.post({ op: 'nodes', nodes: nodes.map((n) => ({ name: n.name, address: n.address })) });
+  }
+
+  setMeta(meta: Meta): void {
+    this.channel.post({ op: 'meta', meta });
+  }
+
+  rotateKey(key: Uint8Array): void {
+    this.channel.post({ op: 'key', key });
+  }
+
+  leave(): void {
+    this.channel.post({ op: 'leave' });
+  }
+
+  /** Membership stops with the announcer (close): the agent does both at once. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  // ---- the announcer, as the election drives it ----
+
+  setOwned(vips: readonly OwnedVip[], reason: string): void {
+    const addresses = vips.map((v) => ({ ip: v.ip.toString(), interfaces: [...v.interfaces] }));
+    this.channel.post({ op: 'owned', addresses, reason });
+  }
+
+  reannounce(reason: string): void {
+    this.channel.post({ op: 'reannounce', reason });
+  }
+
+  close(reason: string): void {
+    this.channel.post({ op: 'close', reason });
+  }
+
+  /** Resolves with the agent's final counters once it has closed (after close()). */
+  closed(): Promise<LivenessStats> {
+    return new Promise((resolve) => this.closing.push(resolve));
+  }
+
+  private beat(): void {
+    if (this.stopped) return;
+    this.channel.post({ op: 'beat' });
+    this.timers.arm('beat', this.beatMs, () => this.beat());
+  }
+
+  private onMessage(m: FromLiveness): void {
+    switch (m.op) {
+      case 'view':
+        this.ring = Ring.of(m.members);
+        this.state = new Uint8Array(m.members.length);
+        this.incarnation = new Uint32Array(m.members.length);
+        this.meta = new Array<Meta>(m.members.length);
+        for (const x of m.members) this.set(this.ring.indexOf(x.name)!, x);
+        this.aliveCache = undefined;
+        if (m.synced) this.markSynced();
+        return;
+      case 'change': {
+        const i = this.ring.indexOf(m.change.node);
+        if (i !== undefined)
+          this.set(i, { state: m.change.to, incarnation: m.change.incarnation, meta: m.meta });
+        for (const l of this.changeListeners) l(m.change);
+        return;
+      }
+      case 'synced':
+        this.markSynced();
+        return;
+      case 'vouching':
+        for (const l of this.vouchingListeners) l(m.vouching, m.reason);
+        return;
+      case 'closed':
+        this.stopped = true;
+        this.timers.disarmAll();
+        for (const resolve of this.closing.splice(0)) resolve(m.stats);
+        return;
+    }
+  }
+
+  private set(i: number, m: Pick<Member, 'state' | 'incarnation' | 'meta'>): void {
+    this.state[i] = STATE_CODES[m.state];
+    this.incarnation[i] = m.incarnation;
+    // A structured clone of `{}` is a new object; one shared empty object keeps the elections' caches hot.
+    this.meta[i] = Object.keys(m.meta).length === 0 ? EMPTY : m.meta;
+    this.aliveCache = undefined;
+  }
+
+  private markSynced(): void {
+    if (this.isSynced) return;
+    this.isSynced = true;
+    for (const l of this.syncedListeners) l();
+  }
+}

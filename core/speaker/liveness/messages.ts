@@ -1,0 +1,45 @@
+/**
+ * What a speaker's main thread and its liveness thread say to each other (agent.ts, client.ts). Plain
+ * data only: a worker thread's port copies them (structured clone), the emulator passes them as they are.
+ */
+import type { AnnouncerCounters } from '../../l2/announcer/counters.ts';
+import type { Change, Counters, Member, Meta, NodeRef } from '../../membership/index.ts';
+
+/** One address the main thread's election gave this node, and the interfaces to answer on. */
+export interface OwnedAddress {
+  ip: string;
+  interfaces: string[];
+}
+
+export type ToLiveness =
+  /** The main thread runs: sent every beat interval, and all the liveness thread needs to vouch for it. */
+  | { op: 'beat' }
+  /** Exactly these addresses are ours now (the result of an election). */
+  | { op: 'owned'; addresses: OwnedAddress[]; reason: string }
+  | { op: 'reannounce'; reason: string }
+  | { op: 'nodes'; nodes: NodeRef[] }
+  | { op: 'meta'; meta: Meta }
+  /** The membership key changed (file or Secret): rotate to it. */
+  | { op: 'key'; key: Uint8Array }
+  /** SIGTERM: tell every peer we are going (the addresses are still answered until `close`). */
+  | { op: 'leave' }
+  /** Stop answering for everything, stop membership, and reply `closed` with the final counters. */
+  | { op: 'close'; reason: string };
+
+export interface LivenessStats {
+  membership: Counters;
+  announcer: AnnouncerCounters;
+}
+
+export type FromLiveness =
+  /** The whole view, at start and whenever the node list changes. */
+  | { op: 'view'; members: Member[]; synced: boolean }
+  /** One change of a member's state or metadata; `meta` is the member's metadata after it. */
+  | { op: 'change'; change: Change; meta: Meta }
+  | { op: 'synced' }
+  /**
+   * Whether the liveness thread vouches for this node: false once the main thread has not beaten for the
+   * bound (peers are taking over), true again when it beats.
+   */
+  | { op: 'vouching'; vouching: boolean; reason: string }
+  | { op: 'closed'; stats: LivenessStats };
