@@ -90,4 +90,38 @@ describe('processes', () => {
     net.runSync(1);
     expect(log).toEqual(['restarted']);
   });
+
+  it('a stalled thread waits alone: the other threads of its process run on, and it catches up in order', () => {
+    const { net, h2, p, log, send } = setup();
+    const worker = p.thread('liveness');
+    const wsock = worker.udp(v4(12), 9000);
+    wsock.onMessage((payload) => log.push(`worker msg ${payload[0]} @${net.now()}`));
+    p.clock.setTimer('main', 100, () => log.push(`main timer @${net.now()}`));
+    worker.clock.setTimer('worker', 100, () => log.push(`worker timer @${net.now()}`));
+    p.stall(300);
+    send(1);
+    h2.udp(v4(12), 0).send({ address: v4(12), port: 9000 }, Uint8Array.of(2));
+    net.runSync(200);
+    // The worker got its datagram on arrival (well under a millisecond) and its timer on time.
+    expect(log).toHaveLength(2);
+    expect(log[0]).toMatch(/^worker msg 2 @0(\.\d+)?$/);
+    expect(log[1]).toBe('worker timer @100');
+    net.runSync(200);
+    expect(log.slice(2)).toEqual(['main timer @300', 'msg 1 @300']);
+  });
+
+  it('SIGSTOP and SIGKILL act on every thread; a stall of one thread is not a SIGCONT of the others', () => {
+    const { net, p } = setup();
+    const worker = p.thread('liveness');
+    const fired: string[] = [];
+    worker.clock.setTimer('w', 100, () => fired.push(`w @${net.now()}`));
+    p.freeze();
+    p.stall(50);
+    net.runSync(200);
+    expect(fired).toEqual([]);
+    p.resume();
+    expect(fired).toEqual(['w @200']);
+    p.kill();
+    expect(worker.state).toBe('killed');
+  });
 });

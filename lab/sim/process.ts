@@ -1,4 +1,4 @@
-import type { Clock } from '../../core/runtime/clock.ts';
+import type { Clock, Timer } from '../../core/runtime/clock.ts';
 import type { DatagramPort, FramePort } from '../../core/runtime/ports.ts';
 import type { SimContext } from './context.ts';
 import type { Closeable, Gate } from './gate.ts';
@@ -30,6 +30,11 @@ export class SimProcess implements Gate {
   readonly clock: Clock;
   private readonly timers: ProcessClock;
   private current: ProcessState = 'running';
+  /** Its event loop is running one long task (stall): like frozen for what it runs, but its own affair. */
+  private busy = false;
+  private busyTimer: Timer | undefined;
+  /** Threads of this process (thread()): they share its fate (freeze, resume, kill), not its stalls. */
+  private readonly threads: SimProcess[] = [];
   private inbox: { source: object; deliver: () => void }[] = [];
   private readonly queued = new Map<object, number>();
   private readonly owned = new Set<Closeable>();
@@ -40,7 +45,7 @@ export class SimProcess implements Gate {
     readonly name: string,
     private readonly ctx: SimContext,
   ) {
-    this.timers = new ProcessClock(ctx.clock, () => this.current === 'frozen');
+    this.timers = new ProcessClock(ctx.clock, () => this.current === 'frozen' || this.busy);
     this.clock = this.timers;
     this.trace('started');
   }
@@ -89,42 +94,64 @@ export class SimProcess implements Gate {
   }
 
   /**
+   * A thread of this process: its own event loop (clock, sockets), so one of them can be busy while the
+   * others run, as a Node worker thread is; SIGSTOP, SIGCONT and SIGKILL act on every thread at once.
+   */
+  thread(name: string): SimProcess {
+    const t = new SimProcess(this.host, `${this.name}/${name}`, this.ctx);
+    this.threads.push(t);
+    if (this.current === 'frozen') t.freeze();
+    if (this.current === 'killed') t.kill();
+    return t;
+  }
+
+  /**
    * Runs `task` as this process would handle an outside event (a file it watches changed, a signal):
    * now if running, after resume if frozen (in order with its queued deliveries), never if killed.
    */
   run(task: () => void): void {
-    if (this.current === 'running') task();
-    else if (this.current === 'frozen') this.inbox.push({ source: this, deliver: task });
+    if (this.runsNow) task();
+    else if (this.current !== 'killed') this.inbox.push({ source: this, deliver: task });
   }
 
   freeze(): void {
+    for (const t of this.threads) t.freeze();
     if (this.current !== 'running') return;
     this.current = 'frozen';
     this.trace('frozen');
   }
 
   resume(): void {
+    for (const t of this.threads) t.resume();
     if (this.current !== 'frozen') return;
     this.current = 'running';
     this.trace('resumed');
-    this.timers.fireOverdue();
-    const waiting = this.inbox;
-    this.inbox = [];
-    for (let i = 0; i < waiting.length; i++) {
-      if (this.current !== 'running') {
-        // Frozen or killed again by what just ran: the rest waits (or is dropped by the kill).
-        if (this.current === 'frozen') this.inbox = waiting.slice(i).concat(this.inbox);
-        return;
-      }
-      const item = waiting[i]!;
-      this.uncount(item.source);
-      item.deliver();
-    }
+    this.catchUp();
+  }
+
+  /**
+   * Its event loop is busy for `ms` (a long computation): its timers and deliveries wait, it sends nothing,
+   * and afterwards it catches up as after a resume. Other threads and the host run on. A new stall replaces
+   * one under way.
+   */
+  stall(ms: number): void {
+    if (this.current === 'killed') return;
+    this.busyTimer?.cancel();
+    this.busy = true;
+    this.trace('stalled');
+    this.busyTimer = this.ctx.clock.setTimer(`${this.name}: stall`, ms, () => {
+      this.busy = false;
+      this.busyTimer = undefined;
+      this.trace('unstalled');
+      if (this.current === 'running') this.catchUp();
+    });
   }
 
   kill(): void {
+    for (const t of this.threads) t.kill();
     if (this.current === 'killed') return;
     this.current = 'killed';
+    this.busyTimer?.cancel();
     this.timers.killAll();
     this.inbox = [];
     this.queued.clear();
@@ -144,12 +171,12 @@ export class SimProcess implements Gate {
 
   /** @internal */
   get canSend(): boolean {
-    return this.current === 'running';
+    return this.runsNow;
   }
 
   /** @internal */
   admit(source: object, deliver: () => void): void {
-    if (this.current === 'running') return deliver();
+    if (this.runsNow) return deliver();
     if (this.current === 'killed') return;
     const n = this.queued.get(source) ?? 0;
     if (n >= RECEIVE_QUEUE_LIMIT) return this.trace('delivery-dropped');
@@ -167,12 +194,36 @@ export class SimProcess implements Gate {
     this.owned.delete(port);
   }
 
+  private get runsNow(): boolean {
+    return this.current === 'running' && !this.busy;
+  }
+
+  /** After a resume or a stall: the overdue timers first, then the queued deliveries, as a Node loop does. */
+  private catchUp(): void {
+    if (!this.runsNow) return;
+    this.timers.fireOverdue();
+    const waiting = this.inbox;
+    this.inbox = [];
+    for (let i = 0; i < waiting.length; i++) {
+      if (!this.runsNow) {
+        // Frozen, stalled or killed again by what just ran: the rest waits (or is dropped by the kill).
+        if (this.current !== 'killed') this.inbox = waiting.slice(i).concat(this.inbox);
+        return;
+      }
+      const item = waiting[i]!;
+      this.uncount(item.source);
+      item.deliver();
+    }
+  }
+
   private uncount(source: object): void {
     const n = this.queued.get(source);
     if (n !== undefined) this.queued.set(source, n - 1);
   }
 
-  private trace(action: 'started' | 'frozen' | 'resumed' | 'killed' | 'delivery-dropped'): void {
+  private trace(
+    action: 'started' | 'frozen' | 'resumed' | 'stalled' | 'unstalled' | 'killed' | 'delivery-dropped',
+  ): void {
     const { tracer, clock } = this.ctx;
     if (tracer.active)
       tracer.emit({ kind: 'process', atMs: clock.now(), host: this.host.name, process: this.name, action });

@@ -61,7 +61,7 @@ export type TraceEvent =
       atMs: number;
       host: string;
       process: string;
-      action: 'started' | 'frozen' | 'resumed' | 'killed' | 'delivery-dropped';
+      action: 'started' | 'frozen' | 'resumed' | 'stalled' | 'unstalled' | 'killed' | 'delivery-dropped';
     }
   | {
       kind: 'partition';

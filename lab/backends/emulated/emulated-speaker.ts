@@ -1,26 +1,30 @@
 import { BfdEngine } from '../../../core/bfd/engine/index.ts';
 import type { LbConfig } from '../../../core/config/model.ts';
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
-import { L2Announcer } from '../../../core/l2/announcer/index.ts';
+import type { L2Announcer } from '../../../core/l2/announcer/index.ts';
 import type { l2Assignments } from '../../../core/l2/election/index.ts';
-import { Membership, type NodeRef } from '../../../core/membership/index.ts';
+import type { NodeRef } from '../../../core/membership/index.ts';
 import { Prefix } from '../../../core/net/index.ts';
 import { Random } from '../../../core/runtime/random.ts';
 import { BgpSpeaker } from '../../../core/speaker/bgp-speaker.ts';
 import { EngineBfdWatcher } from '../../../core/speaker/engine-bfd-watcher.ts';
 import { L2Speaker, type L2SpeakerDeps, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
+import { livenessPair, MAIN_LOOP_TIMEOUT_MS } from '../../../core/speaker/liveness/index.ts';
 import { interfacesMeta } from '../../../core/speaker/published-interfaces.ts';
 import type { Attachment } from '../../model/topology.ts';
 import { AddressSet, ownedAddressFilter, type Host, type SimProcess } from '../../sim/index.ts';
 import { simBfdNetwork } from './sim-bfd-network.ts';
 import { simBgpConnector, simBgpListen } from './sim-bgp-transport.ts';
+import { threadedBfd } from './threaded-bfd.ts';
 
 /** How long a stopping speaker gives its last BGP messages and FINs to leave, as `lblab speaker` does. */
 const BGP_FLUSH_MS = 100;
 
 export interface EmulatedSpeaker {
+  /** The speaker's process; its main thread runs the election and BGP (a stall() there is a busy loop). */
   process: SimProcess;
   speaker: L2Speaker;
+  /** The announcer, on the liveness thread: what the node answers for right now. */
   announcer: L2Announcer;
   /** The BGP half, when BGPPeers are configured. */
   bgp?: EmulatedBgp;
@@ -39,8 +43,10 @@ export interface EmulatedBgp {
 
 /**
  * Starts the real speaker (membership, election, announcer from core/) as a process on an emulated
- * host: its clock, UDP socket and raw frame ports come from the process, so kill and freeze act on it
- * exactly as SIGKILL and SIGSTOP act on `lblab speaker`.
+ * host, with the threads `lblab speaker` has: the main one (election, BGP), the liveness one (membership,
+ * ARP/NDP) and, with BFD peers, the BFD one. Clocks and sockets come from the threads, so kill and freeze
+ * act on it exactly as SIGKILL and SIGSTOP act on `lblab speaker`, and a stall of the main thread leaves
+ * the others running as it does there.
  */
 export function startEmulatedSpeaker(o: {
   host: Host;
@@ -64,20 +70,27 @@ export function startEmulatedSpeaker(o: {
   restarting: boolean;
 }): EmulatedSpeaker {
   const process = o.host.process(o.processName);
+  const liveness = process.thread('liveness');
   const owned = new AddressSet();
   const filter = o.filterFrames ? ownedAddressFilter(owned) : undefined;
-  const membership = new Membership({
-    clock: process.clock,
+  const { agent, client } = livenessPair({
+    mainClock: process.clock,
+    clock: liveness.clock,
     random: new Random(o.seed),
-    port: process.udp(o.self.address, 7946),
+    udp: liveness.udp(o.self.address, 7946),
+    ports: o.attachments.map((a) => liveness.rawPort(a.interface, filter)),
     self: o.self,
     nodes: o.nodes,
+    meta: interfacesMeta(
+      o.attachments.map((a) => ({
+        name: a.interface,
+        prefixes: [Prefix.parse(a.ipv4), Prefix.parse(a.ipv6)],
+      })),
+    ),
+    mainLoopTimeoutMs: MAIN_LOOP_TIMEOUT_MS,
+    log: o.log,
   });
-  const announcer = new L2Announcer(
-    process.clock,
-    o.attachments.map((a) => process.rawPort(a.interface, filter)),
-    { name: o.self.name },
-  );
+  const announcer = agent.announcer;
   announcer.onEvent((e) => {
     if (e.kind === 'took-over') owned.add(e.vip.toString());
     if (e.kind === 'released' && !announcer.ownership().some((v) => v.ip.equals(e.vip)))
@@ -86,24 +99,15 @@ export function startEmulatedSpeaker(o: {
   const speaker = new L2Speaker({
     node: o.self.name,
     clock: process.clock,
-    membership,
-    announcer,
+    membership: client,
+    announcer: client,
     assign: o.assign,
     logOwnership: o.logOwnership,
     log: o.log,
   });
-  membership.setMeta(
-    interfacesMeta(
-      o.attachments.map((a) => ({
-        name: a.interface,
-        prefixes: [Prefix.parse(a.ipv4), Prefix.parse(a.ipv6)],
-      })),
-    ),
-  );
   speaker.setConfig(o.config);
   speaker.setCluster(o.cluster);
   const bgp = o.config.peers.length > 0 ? startBgp(o, process) : undefined;
-  membership.start();
   return {
     process,
     speaker,
@@ -119,15 +123,16 @@ export function startEmulatedSpeaker(o: {
 
 /**
  * The BGP half as `lblab speaker` runs it (lab/cli/commands/speaker-bgp.ts): core's BgpSpeaker with a
- * listener on port 179 of the node's address, BFD in the same process (the real one has a worker
- * thread; here the engine runs on the process clock, so a frozen speaker's BFD freezes with it).
+ * listener on port 179 of the node's address, and BFD on a thread of its own, as the BFD worker runs it
+ * (a frozen speaker's BFD freezes with it; a busy main thread's does not).
  */
 function startBgp(o: Parameters<typeof startEmulatedSpeaker>[0], process: SimProcess): EmulatedBgp {
   const random = new Random((o.seed ^ 0x2545f491) >>> 0);
+  const bfdThread = process.thread('bfd');
   const engine = new BfdEngine({
-    clock: process.clock,
+    clock: bfdThread.clock,
     random: random.fork(),
-    network: simBfdNetwork(process),
+    network: simBfdNetwork(bfdThread),
   });
   const speaker = new BgpSpeaker({
     node: o.self.name,
@@ -136,8 +141,12 @@ function startBgp(o: Parameters<typeof startEmulatedSpeaker>[0], process: SimPro
     connector: simBgpConnector(process),
     log: o.log,
     restarting: o.restarting,
-    bfd: new EngineBfdWatcher(engine, (message) =>
-      o.log({ atMs: process.clock.now(), kind: 'bgp', message: `BFD: ${message}` }),
+    bfd: threadedBfd(
+      new EngineBfdWatcher(engine, (message) =>
+        o.log({ atMs: bfdThread.clock.now(), kind: 'bgp', message: `BFD: ${message}` }),
+      ),
+      process.clock,
+      bfdThread.clock,
     ),
   });
   const listener = simBgpListen(process, (conn) => speaker.accept(conn), o.self.address);
@@ -150,7 +159,9 @@ function startBgp(o: Parameters<typeof startEmulatedSpeaker>[0], process: SimPro
       speaker.stop('restart', 'speaker stopping (restart)');
       await Promise.all([
         new Promise<void>((resolve) => process.clock.setTimer('bgp:flush', BGP_FLUSH_MS, resolve)),
-        engine.shutdown(),
+        new Promise<void>((resolve) =>
+          bfdThread.clock.setTimer('bfd: shutdown', 0, () => void engine.shutdown().then(resolve)),
+        ),
       ]);
     },
   };
