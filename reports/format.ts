@@ -16,6 +16,7 @@ export const keyFigures = [
   { label: 'Outage', measurement: 'outageMs' },
   { label: 'Lost probes', measurement: 'lostProbes' },
   { label: 'Detection', measurement: 'detectionMs' },
+  { label: 'Failover', measurement: 'failoverMs' },
   { label: 'Convergence', measurement: 'convergenceMs' },
 ] as const;
 

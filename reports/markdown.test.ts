@@ -38,14 +38,14 @@ describe('renderMarkdown', () => {
   it('has one summary row per scenario with its status marker and key figures', () => {
     const start = lines().indexOf('## Summary');
     expect(lines().slice(start + 2, start + 10)).toEqual([
-      '| Scenario | SUT | Status | Outage | Lost probes | Detection | Convergence |',
-      '| --- | --- | --- | ---: | ---: | ---: | ---: |',
-      '| l2: node crash | lblab | FAIL | 1520 ms | 1520 | 310 ms | — |',
-      '| l2: speaker hang | lblab | PASS | 412.25 ms | 412 | 305 ms | — |',
-      '| l2: graceful handoff (rolling restart) | lblab | PASS | 0 ms | 0 | — | — |',
-      '| l2: partition and heal | lblab | ERROR | — | — | — | — |',
-      '| bgp: a node dies silently | lblab | N/A | — | — | — | — |',
-      '| l2: node crash | keepalived | PASS | 3040 ms | 3040 | — | — |',
+      '| Scenario | SUT | Status | Outage | Lost probes | Detection | Failover | Convergence |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |',
+      '| l2: node crash | lblab | FAIL | 1520 ms | 1520 | 310 ms | — | — |',
+      '| l2: speaker hang | lblab | PASS | 412.25 ms | 412 | 305 ms | — | — |',
+      '| l2: graceful handoff (rolling restart) | lblab | PASS | 0 ms | 0 | — | — | — |',
+      '| l2: partition and heal | lblab | ERROR | — | — | — | — | — |',
+      '| bgp: a node dies silently | lblab | N/A | — | — | — | — | — |',
+      '| l2: node crash | keepalived | PASS | 3040 ms | 3040 | — | — | — |',
     ]);
   });
 

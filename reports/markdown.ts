@@ -63,7 +63,8 @@ function summary(result: RunResult): string[] {
     ...keyFigures.map(({ measurement }) => figure(s, measurement)),
   ]);
   const header = ['Scenario', 'SUT', 'Status', ...keyFigures.map((f) => f.label)];
-  return ['## Summary', '', ...table(header, rows, [3, 4, 5, 6]), ''];
+  const figureColumns = keyFigures.map((_, i) => 3 + i);
+  return ['## Summary', '', ...table(header, rows, figureColumns), ''];
 }
 
 function figure(s: ScenarioResult, measurement: string): string {

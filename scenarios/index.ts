@@ -5,16 +5,20 @@ import hostedApi from './bgp/hosted-api.ts';
 import localEndpoints from './bgp/local-endpoints-move.ts';
 import bgpCrashBfd from './bgp/node-crash-bfd.ts';
 import bgpCrashHold from './bgp/node-crash-hold-timer.ts';
+import busySpeakers from './l2/busy-speakers.ts';
 import graceful from './l2/graceful-handoff.ts';
 import nodeCrashIpv6 from './l2/node-crash-ipv6.ts';
 import nodeCrash from './l2/node-crash.ts';
 import partition from './l2/partition-heal.ts';
 import hang from './l2/speaker-hang.ts';
+import stuckMainLoop from './l2/stuck-main-loop.ts';
 
 export const catalog: readonly Scenario[] = [
   nodeCrash,
   nodeCrashIpv6,
   hang,
+  busySpeakers,
+  stuckMainLoop,
   graceful,
   partition,
   bgpCrashBfd,

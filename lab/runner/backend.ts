@@ -8,7 +8,7 @@ import type { TimelineEvent } from '../../reports/result.ts';
 
 /** What a scenario may need; a backend without it reports the scenario not-applicable, with the reason. */
 export type Capability =
-  'l2' | 'ipv6' | 'bgp' | 'bfd' | 'kill' | 'hang' | 'restart' | 'link' | 'partition' | 'impair';
+  'l2' | 'ipv6' | 'bgp' | 'bfd' | 'kill' | 'hang' | 'stall' | 'restart' | 'link' | 'partition' | 'impair';
 
 export interface UpOptions {
   seed: number;
@@ -53,6 +53,11 @@ export interface NodeControl {
   hang(): Promise<void>;
   /** Undoes hang: the speaker resumes and traffic flows again. */
   resume(): Promise<void>;
+  /**
+   * The speaker's main event loop is busy for `ms` (a huge change being digested, a runaway computation)
+   * while its other threads and the node run on; returns once the stall has begun.
+   */
+  stall(ms: number): Promise<void>;
   /** Graceful restart of the speaker: SIGTERM (leave, grace window), then start again. */
   restart(): Promise<void>;
   /** Brings a node that was killed back: links up, speaker started. */

@@ -73,6 +73,7 @@ export class FakeLab implements RunningLab {
       revive: record('revive'),
       linkDown: record('linkDown'),
       linkUp: record('linkUp'),
+      stall: record('stall'),
     };
   }
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { RunResult, ScenarioResult, TimelineEvent } from '../../reports/result.ts';
 import { ownSut } from '../../reports/compare.ts';
+import { keyFigures } from '../../reports/format.ts';
 import { schemaVersion } from '../../reports/result.ts';
 import type { Topology } from '../model/topology.ts';
 import type { Backend } from './backend.ts';
@@ -165,7 +166,8 @@ function reasonOf(r: true | string | undefined): string {
 
 function summaryLine(r: ScenarioResult): string {
   const m = r.measurements;
-  const figures = ['outageMs', 'lostProbes', 'convergenceMs']
+  const figures = keyFigures
+    .map((f) => f.measurement)
     .filter((k) => m[k] !== undefined)
     .map((k) => `${k} ${m[k]}`)
     .join(', ');

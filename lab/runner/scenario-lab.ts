@@ -110,7 +110,7 @@ export class ScenarioLab {
   node(name: string): NodeControl {
     const control = this.lab.node(name);
     const wrap =
-      (verb: keyof NodeControl) =>
+      (verb: Exclude<keyof NodeControl, 'stall'>) =>
       async (...args: [string?]) => {
         this.note({ source: name, kind: 'fault', message: `${verb}${args[0] ? ` ${args[0]}` : ''}` });
         await this.lab.drive(control[verb](...args));
@@ -123,6 +123,10 @@ export class ScenarioLab {
       revive: wrap('revive'),
       linkDown: wrap('linkDown'),
       linkUp: wrap('linkUp'),
+      stall: async (ms: number) => {
+        this.note({ source: name, kind: 'fault', message: `speaker main loop busy for ${ms} ms` });
+        await this.lab.drive(control.stall(ms));
+      },
     };
   }
 

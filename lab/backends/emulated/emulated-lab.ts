@@ -27,6 +27,12 @@ const graceMs = 2000;
 /** `carrier` for a client behind a router: the node that answers a burst this short (the router's ECMP choice). */
 const carrierProbe = { ratePps: 100, seconds: 0.05 };
 
+/** What the emulator itself may vary, beyond the topology and the run's options. */
+export interface EmulatorOptions {
+  /** See startEmulatedSpeaker: `main` runs membership on the speakers' main threads (default `own`). */
+  livenessThread?: 'own' | 'main';
+}
+
 /**
  * A topology built on the emulated network: every lblab-node runs the real speaker in a process, the
  * service addresses are delivered locally on its loopback with a UDP echo server, clients probe.
@@ -46,6 +52,7 @@ export class EmulatedLab implements RunningLab {
     private readonly net: Network,
     private cluster: LabCluster,
     private readonly o: UpOptions,
+    private readonly emulator: EmulatorOptions,
   ) {
     this.refs = lblabNodes(this.topology).map((n) => ({
       name: n.name,
@@ -53,10 +60,14 @@ export class EmulatedLab implements RunningLab {
     }));
   }
 
-  static async create(topology: Topology, o: UpOptions): Promise<EmulatedLab> {
+  static async create(
+    topology: Topology,
+    o: UpOptions,
+    emulator: EmulatorOptions = {},
+  ): Promise<EmulatedLab> {
     const cluster = await labCluster(topology);
     const net = new Network({ seed: o.seed });
-    const lab = new EmulatedLab(topology, net, cluster, o);
+    const lab = new EmulatedLab(topology, net, cluster, o, emulator);
     for (const seg of topology.segments) net.segment(seg.name);
     for (const node of topology.nodes) {
       const host = net.host(node.name);
@@ -191,6 +202,7 @@ export class EmulatedLab implements RunningLab {
         allLinks(true);
         speaker()?.process.resume();
       },
+      stall: async (ms) => speaker()?.process.stall(ms),
       // SIGTERM with `--on-stop restart`: the L2 leave and the BGP stop run side by side, as in the CLI.
       restart: async () => {
         const s = speaker();
@@ -326,6 +338,7 @@ export class EmulatedLab implements RunningLab {
         cluster: this.cluster.snapshot,
         seed: (this.o.seed ^ Math.imul(restart + 1, 0x9e3779b1)) >>> 0,
         restarting,
+        livenessThread: this.emulator.livenessThread ?? 'own',
         assign: this.election,
         filterFrames: !verbose,
         logOwnership: verbose ? 'every-service' : 'own-services',

@@ -68,9 +68,14 @@ export function startEmulatedSpeaker(o: {
   filterFrames: boolean;
   /** This process replaces one stopped for a restart: the R bit of graceful restart (RFC 4724 §3). */
   restarting: boolean;
+  /**
+   * Where membership and the announcer run: on their own thread, as `lblab speaker` runs them, or on the
+   * main thread, as it ran them before it had a liveness thread (to show what a busy main loop did then).
+   */
+  livenessThread: 'own' | 'main';
 }): EmulatedSpeaker {
   const process = o.host.process(o.processName);
-  const liveness = process.thread('liveness');
+  const liveness = o.livenessThread === 'own' ? process.thread('liveness') : process;
   const owned = new AddressSet();
   const filter = o.filterFrames ? ownedAddressFilter(owned) : undefined;
   const { agent, client } = livenessPair({

@@ -9,6 +9,7 @@ export const emulatedBackend: Backend = {
     ['ipv6', true],
     ['kill', true],
     ['hang', true],
+    ['stall', true],
     ['restart', true],
     ['link', true],
     ['partition', true],

@@ -2,6 +2,8 @@
  * The `lblab speaker` of every lblab-node of a netns lab: started piped (its lines go to the timeline and
  * track what it announces) or detached, stopped as a crash or as a graceful leave, frozen and thawed.
  */
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { UpOptions } from '../../runner/backend.ts';
 import type { LabPrograms } from './lab-programs.ts';
 import type { Netns } from './namespace.ts';
@@ -46,7 +48,7 @@ export class LabSpeakers implements LabNodeSoftware {
   }
 
   start(name: string): void {
-    const extra = ['--grace-ms', String(graceMs)];
+    const extra = ['--grace-ms', String(graceMs), '--lab-control', this.controlFile(name)];
     const child = this.o.detached
       ? (this.programs.spawnDetached(name, 'speaker', (o) =>
           spawnSpeaker(this.host(name), name, this.dir, extra, o),
@@ -97,6 +99,16 @@ export class LabSpeakers implements LabNodeSoftware {
     if (!s?.silenced) return;
     await unsilence(s.silenced);
     delete s.silenced;
+  }
+
+  /** Blocks the speaker's main event loop for `ms`, through its lab-control file. */
+  async stall(name: string, ms: number): Promise<void> {
+    if (!this.speakers.has(name)) throw new Error(`${name}: no speaker runs to stall`);
+    await appendFile(this.controlFile(name), `stall ${Math.round(ms)}\n`);
+  }
+
+  private controlFile(name: string): string {
+    return join(this.dir, `${name}.lab-control`);
   }
 
   /** Speakers that run (not frozen, not dead) and whose announcer answers for `address`. */

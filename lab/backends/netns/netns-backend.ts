@@ -41,6 +41,7 @@ export const netnsBackend: Backend = {
       ['ipv6', true],
       ['kill', true],
       ['hang', true],
+      ['stall', true],
       ['restart', true],
       ['link', true],
       ['partition', true],

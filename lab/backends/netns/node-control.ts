@@ -17,6 +17,8 @@ export interface NodeSoftware {
   /** Freezes it and cuts the node off the wire (silence.ts); resume() undoes it. */
   hang(name: string): Promise<void>;
   resume(name: string): Promise<void>;
+  /** Makes its main event loop busy for `ms` (lblab speaker only: see `lblab speaker --lab-control`). */
+  stall?(name: string, ms: number): Promise<void>;
   /** Removes what a crash left behind before the node comes back (keepalived's addresses), if anything. */
   dropLeftovers?(name: string): Promise<void>;
 }
@@ -57,6 +59,10 @@ export function nodeControl(name: string, wires: NodeWires, software: NodeSoftwa
     },
     hang: () => software.hang(name),
     resume: () => software.resume(name),
+    stall: async (ms) => {
+      if (!software.stall) throw new Error(`${name}: its node software cannot stall its main loop`);
+      await software.stall(name, ms);
+    },
     restart: async () => {
       await software.stop(name, 'SIGTERM');
       await software.start(name);

@@ -1,31 +1,42 @@
 /**
  * `lblab speaker --lab-control FILE`: fault injection for the lab, which has no other way to make a real
- * speaker's main thread busy on cue. Writing a line "stall MS" blocks the main event loop for MS
- * milliseconds (as digesting a huge change once did); "stall forever" blocks it for good (a deadlock,
- * a runaway loop), so the liveness thread's bound is what fails the node over. Nothing else is read.
+ * speaker's main thread busy on cue. Each line "stall MS" appended to the file blocks the main event loop
+ * for MS milliseconds (at most ten minutes): a huge change being digested, or, longer than the liveness
+ * bound, a deadlock or a runaway loop. Lines already in the file when the speaker starts are not acted on.
  */
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../../../core/runtime/clock.ts';
 import { watchFile } from '../../../core/runtime/watch-file.ts';
 import type { SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
 
+/** A bound on any stall, so a mistyped number cannot leave a spinning process behind a lab. */
+const MAX_STALL_MS = 600_000;
+
 export function watchLabControl(path: string, clock: Clock, log: (e: SpeakerLogEntry) => void): () => void {
+  const lines = () =>
+    readFile(path, 'utf8').then(
+      (text) => text.split('\n').filter((l) => l.trim() !== ''),
+      () => [],
+    );
+  let handled: Promise<number> = lines().then((l) => l.length);
   return watchFile(path, clock, 0, () => {
-    void readFile(path, 'utf8').then(
-      (text) => {
-        const last = text.trim().split('\n').at(-1) ?? '';
-        const m = /^stall (\d+|forever)$/.exec(last.trim());
-        if (!m) return;
-        const ms = m[1] === 'forever' ? Infinity : Number(m[1]);
+    handled = handled.then(async (done) => {
+      const all = await lines();
+      for (const line of all.slice(done)) {
+        const m = /^stall (\d+)$/.exec(line.trim());
+        const ms = m ? Math.min(Number(m[1]), MAX_STALL_MS) : undefined;
         log({
           atMs: clock.now(),
           kind: 'lifecycle',
-          message: `lab control: blocking the main event loop for ${m[1]}${m[1] === 'forever' ? '' : ' ms'}`,
+          message:
+            ms === undefined
+              ? `lab control: ignored ${JSON.stringify(line)} (expected "stall MS")`
+              : `lab control: blocking the main event loop for ${ms} ms`,
         });
-        spin(ms);
-      },
-      () => undefined,
-    );
+        if (ms !== undefined) spin(ms);
+      }
+      return Math.max(done, all.length);
+    });
   });
 }
 
