@@ -1,9 +1,10 @@
 import type { ClusterSnapshot } from '../cluster/types.ts';
 import type { LbConfig } from '../config/model.ts';
 import type { L2Announcer, OwnedVip } from '../l2/announcer/index.ts';
-import { l2Assignments, type L2Assignment, type L2AssignmentOptions } from '../l2/election/index.ts';
+import { l2AssignmentSteps, type L2Assignment, type L2AssignmentOptions } from '../l2/election/index.ts';
 import { compareText } from '../sort/compare-text.ts';
 import type { Change, Membership } from '../membership/index.ts';
+import type { IpAddress } from '../net/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import { interfacesByNode } from './published-interfaces.ts';
 
@@ -34,10 +35,10 @@ export interface L2SpeakerDeps {
   log: (entry: SpeakerLogEntry) => void;
   election?: L2AssignmentOptions;
   /**
-   * The election over all services (default l2Assignments). The emulator passes a memoised one shared by
-   * every emulated speaker: with the same inputs every speaker computes the same answer anyway.
+   * The election over all services, in steps (default l2AssignmentSteps). The emulator passes a memoised
+   * one shared by every emulated speaker: with the same inputs every speaker computes the same answer.
    */
-  assign?: typeof l2Assignments;
+  assign?: typeof l2AssignmentSteps;
   /**
    * Which ownership changes to log: of every service (default; what an operator of a small cluster wants
    * to read) or only those this node gains or loses (at 10,000 services, one line per service per speaker
@@ -59,8 +60,10 @@ export class L2Speaker {
   private last: readonly L2Assignment[] = [];
   private leaving = false;
   private readonly detach: (() => void)[] = [];
-  private readonly timers: NamedTimers<'recompute'>;
+  private readonly timers: NamedTimers<'recompute' | 'step'>;
   private triggers: string[] = [];
+  /** The election under way, a step per turn of the event loop, and what started it. */
+  private job: { steps: Generator<void, L2Assignment[]>; trigger: string } | undefined;
 
   constructor(private readonly deps: L2SpeakerDeps) {
     const { membership } = deps;
@@ -104,7 +107,7 @@ export class L2Speaker {
 
   private onMembershipChange(c: Change): void {
     if (this.leaving) return;
-    this.recompute(`${c.node} ${c.to}`);
+    this.recompute(`${c.node} ${c.to}`, true);
     // A node back from the dead means a partition healed or a frozen speaker resumed: whoever owns an
     // address now announces it again so clients on the other side learn the single winner.
     if (c.from === 'dead' && c.to === 'alive')
@@ -114,10 +117,19 @@ export class L2Speaker {
   /**
    * Changes arrive in bursts (a death is learned from several peers, a config reload touches many
    * services): they are folded into one election at the end of the current instant, which costs no time.
+   * An election runs in steps, one per turn of the event loop, so 10,000 services never block the loop for
+   * long; changes that arrive meanwhile get the next election, except a membership change (`urgent`), which
+   * starts over at once: a dead node's addresses must not wait for an election over the old view to end.
    */
-  private recompute(trigger: string): void {
+  private recompute(trigger: string, urgent = false): void {
     if (!this.triggers.includes(trigger)) this.triggers.push(trigger);
-    if (!this.timers.isArmed('recompute')) this.timers.arm('recompute', 0, () => this.elect());
+    if (this.job !== undefined && urgent) {
+      this.triggers.unshift(this.job.trigger);
+      this.job = undefined;
+      this.timers.disarm('step');
+    }
+    if (this.job === undefined && !this.timers.isArmed('recompute'))
+      this.timers.arm('recompute', 0, () => this.elect());
   }
 
   private elect(): void {
@@ -125,15 +137,33 @@ export class L2Speaker {
     this.triggers = [];
     const { snapshot, config, deps } = this;
     if (this.leaving || !snapshot || !config || !deps.membership.synced()) return;
-    const assign = deps.assign ?? l2Assignments;
-    const alive = deps.membership.alive();
-    const results = assign(
+    const assign = deps.assign ?? l2AssignmentSteps;
+    const steps = assign(
       snapshot,
       config,
-      alive,
+      deps.membership.alive(),
       interfacesByNode(deps.membership.members()),
       deps.election,
     );
+    this.job = { steps, trigger };
+    this.step();
+  }
+
+  private step(): void {
+    const job = this.job;
+    if (job === undefined || this.leaving) return;
+    const next = job.steps.next();
+    if (!next.done) {
+      this.timers.arm('step', 0, () => this.step());
+      return;
+    }
+    this.job = undefined;
+    this.announce(next.value, job.trigger);
+    if (this.triggers.length > 0) this.timers.arm('recompute', 0, () => this.elect());
+  }
+
+  private announce(results: readonly L2Assignment[], trigger: string): void {
+    const { deps } = this;
     if (results !== this.last) this.logChanges(results, trigger);
     this.last = results;
     const owned: OwnedVip[] = [];
@@ -145,33 +175,46 @@ export class L2Speaker {
   }
 
   /**
-   * Logs every owner that changed since the last election. Both lists are sorted by service, so one walk
-   * compares them: no per-speaker map of 10,000 keys at scale, where every speaker shares one result.
+   * Logs every owner that changed since the last election, up to MAX_OWNERSHIP_LINES, then one line that
+   * says how many more: a change of 10,000 services is one screen, not 10,000 lines from every speaker.
+   * Both lists are sorted by service, so one walk compares them: no per-speaker map of 10,000 keys at scale,
+   * where every speaker shares one result.
    */
   private logChanges(results: readonly L2Assignment[], trigger: string): void {
     const before = this.last;
+    let changes = 0;
+    const line = (text: () => string) => {
+      if (changes++ < MAX_OWNERSHIP_LINES) this.log('ownership', text());
+    };
     const concernsUs = (...owners: (string | undefined)[]) =>
       this.deps.logOwnership !== 'own-services' || owners.includes(this.deps.node);
     const gone = (a: L2Assignment) => {
-      if (concernsUs(a.result.owner)) this.log('ownership', `${keyOf(a)}: no longer announced (${trigger})`);
+      if (concernsUs(a.result.owner)) line(() => `${keyOf(a)}: no longer announced (${trigger})`);
     };
     let i = 0;
     for (const a of results) {
       while (i < before.length && compareText(before[i]!.service, a.service) < 0) gone(before[i++]!);
       let prev = before[i]?.service === a.service ? before[i++] : undefined;
-      if (prev !== undefined && keyOf(prev) !== keyOf(a)) {
+      if (prev !== undefined && !sameAddresses(prev.ips, a.ips)) {
         gone(prev);
         prev = undefined;
       }
       const owner = a.result.owner;
       const was = prev?.result.owner;
       if ((prev !== undefined && was === owner) || !concernsUs(owner, was)) continue;
-      this.log(
-        'ownership',
-        `${keyOf(a)}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
+      line(
+        () =>
+          `${keyOf(a)}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
       );
     }
     while (i < before.length) gone(before[i++]!);
+    if (changes > MAX_OWNERSHIP_LINES) {
+      const ours = results.filter((a) => a.result.owner === this.deps.node).length;
+      this.log(
+        'ownership',
+        `… and ${changes - MAX_OWNERSHIP_LINES} more ownership changes after ${trigger}; ${this.deps.node} now announces ${ours} of ${results.length} services`,
+      );
+    }
   }
 
   private log(kind: SpeakerLogEntry['kind'], message: string): void {
@@ -183,3 +226,11 @@ export class L2Speaker {
 function keyOf(a: L2Assignment): string {
   return `${a.service} ${a.ips.join(',')}`;
 }
+
+/** The same addresses in the same order (usually the very same array: elections remember them). */
+function sameAddresses(a: readonly IpAddress[], b: readonly IpAddress[]): boolean {
+  return a === b || (a.length === b.length && a.every((ip, k) => ip.equals(b[k]!)));
+}
+
+/** Ownership lines one election logs at most; the rest is summed up in one line. */
+const MAX_OWNERSHIP_LINES = 100;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterSnapshot } from '../../cluster/types.ts';
 import type { LbConfig } from '../../config/index.ts';
 import { electL2Owner } from './elect.ts';
-import { l2Assignments } from './assignments.ts';
+import { l2Assignments, l2AssignmentSteps, SERVICES_PER_STEP } from './assignments.ts';
 import { endpoint, l2adv, nic, node, pool, sameInterfaces, service, slice } from './test-fixtures.ts';
 
 const names = ['n1', 'n2', 'n3'];
@@ -93,5 +93,27 @@ describe('l2Assignments', () => {
       l2Assignments(excluded, config, alive, interfaces, o).find((a) => a.service === 'shop/web');
     expect(web()?.result).toMatchObject({ owner: undefined, cause: 'no-candidates' });
     expect(web({ ignoreExcludeLB: true })?.result.owner).toBeDefined();
+  });
+
+  it('runs in steps of a bounded number of services, to the same result as in one go', () => {
+    const many: ClusterSnapshot = {
+      ...snapshot,
+      services: Array.from({ length: 2 * SERVICES_PER_STEP + 10 }, (_, k) =>
+        service(`s${k}`, [`198.18.0.${100 + (k % 100)}`], { namespace: 'bulk' }),
+      ),
+      endpointSlices: Array.from({ length: 2 * SERVICES_PER_STEP + 10 }, (_, k) =>
+        slice([endpoint(names[k % 3]!)], `s${k}`, 'bulk'),
+      ),
+    };
+    const steps = l2AssignmentSteps(many, config, alive, interfaces);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBe(2);
+    const whole = l2Assignments(many, config, alive, interfaces);
+    expect(step.value.map((a) => [a.service, a.result.owner])).toEqual(
+      whole.map((a) => [a.service, a.result.owner]),
+    );
+    expect(whole).toHaveLength(2 * SERVICES_PER_STEP + 10);
   });
 });

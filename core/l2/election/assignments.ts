@@ -1,6 +1,6 @@
 import { isOurClass, statusIps } from '../../allocator/index.ts';
 import { slicesByService } from '../../cluster/slices-by-service.ts';
-import { serviceKey, type ClusterSnapshot } from '../../cluster/types.ts';
+import { serviceKey, type ClusterSnapshot, type EndpointSlice, type Service } from '../../cluster/types.ts';
 import type { IPAddressPool, LbConfig } from '../../config/index.ts';
 import type { IpAddress } from '../../net/index.ts';
 import { electInPlan } from './elect.ts';
@@ -22,6 +22,9 @@ export interface L2Assignment {
   readonly result: ElectionResult;
 }
 
+/** Services an election step handles before it yields (l2AssignmentSteps), a few milliseconds' work. */
+export const SERVICES_PER_STEP = 500;
+
 /**
  * Elects the announcing node of every LoadBalancer service whose ingress addresses come from a pool some
  * L2Advertisement covers, sorted by service key. The speaker calls it on every change and announces what
@@ -34,16 +37,36 @@ export function l2Assignments(
   interfacesByNode: InterfacesByNode,
   options: L2AssignmentOptions = {},
 ): L2Assignment[] {
+  const steps = l2AssignmentSteps(snapshot, config, aliveSpeakers, interfacesByNode, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same election in steps of SERVICES_PER_STEP services: a speaker with 10,000 Services runs one step
+ * per turn of its event loop, so no turn is long. What a step reads of a Service (its addresses, its pool,
+ * its EndpointSlices) is remembered per object, so elections after a membership change, on the same
+ * snapshot, redo only the choice of owner.
+ */
+export function* l2AssignmentSteps(
+  snapshot: ClusterSnapshot,
+  config: LbConfig,
+  aliveSpeakers: ReadonlySet<string>,
+  interfacesByNode: InterfacesByNode,
+  options: L2AssignmentOptions = {},
+): Generator<void, L2Assignment[]> {
   const view = clusterView(snapshot.nodes, aliveSpeakers, interfacesByNode, options);
   const plans = new Map<IPAddressPool, PoolPlan>();
-  const slices = slicesByService(snapshot.endpointSlices);
+  const slices = slicesOf(snapshot.endpointSlices);
   const out: L2Assignment[] = [];
+  let done = 0;
   for (const svc of snapshot.services) {
+    if (++done % SERVICES_PER_STEP === 0) yield;
     if (svc.spec.type !== 'LoadBalancer' || !isOurClass(svc, options.loadBalancerClass)) continue;
-    const ips = statusIps(svc);
-    if (ips === undefined || ips.length === 0) continue;
-    const pool = poolOf(config.pools, ips);
-    if (pool === undefined) continue;
+    const { ips, pool } = addressesOf(svc, config);
+    if (ips === undefined || ips.length === 0 || pool === undefined) continue;
     let plan = plans.get(pool);
     if (plan === undefined) {
       plan = poolPlan(pool, config.l2Advertisements, view);
@@ -59,6 +82,37 @@ export function l2Assignments(
     });
   }
   return out.sort((a, b) => compareText(a.service, b.service));
+}
+
+/** A Service's parsed addresses and their pool, per Service object and configuration. */
+const addressCache = new WeakMap<
+  Service,
+  { pools: readonly IPAddressPool[]; ips: IpAddress[] | undefined; pool: IPAddressPool | undefined }
+>();
+
+function addressesOf(
+  svc: Service,
+  config: LbConfig,
+): { ips: IpAddress[] | undefined; pool: IPAddressPool | undefined } {
+  let entry = addressCache.get(svc);
+  if (entry === undefined || entry.pools !== config.pools) {
+    const ips = statusIps(svc);
+    entry = { pools: config.pools, ips, pool: ips === undefined ? undefined : poolOf(config.pools, ips) };
+    addressCache.set(svc, entry);
+  }
+  return entry;
+}
+
+/** EndpointSlices by Service, per snapshot's slice list. */
+const sliceCache = new WeakMap<readonly EndpointSlice[], Map<string, EndpointSlice[]>>();
+
+function slicesOf(all: readonly EndpointSlice[]): Map<string, EndpointSlice[]> {
+  let bySvc = sliceCache.get(all);
+  if (bySvc === undefined) {
+    bySvc = slicesByService(all);
+    sliceCache.set(all, bySvc);
+  }
+  return bySvc;
 }
 
 /** MetalLB's poolFor: the pool whose ranges hold every one of the service's addresses. */

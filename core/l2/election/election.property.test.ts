@@ -7,7 +7,7 @@ import type { EndpointSlice, Node } from '../../cluster/types.ts';
 import type { L2Advertisement } from '../../config/index.ts';
 import { excludeFromLoadBalancersLabel } from './node-conditions.ts';
 import { elect, endpoint, l2adv, nic, node, pool, service, slice } from './test-fixtures.ts';
-import type { ElectionInput, NodeInterface } from './types.ts';
+import type { ElectionInput, ElectionResult, NodeInterface } from './types.ts';
 
 const names = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
 
@@ -76,6 +76,11 @@ const inputArb: fc.Arbitrary<Omit<ElectionInput, 'pool'>> = fc
 
 const lab = pool('lab', ['198.18.0.0/15']);
 const withPool = (input: Omit<ElectionInput, 'pool'>) => elect({ ...input, pool: lab });
+/** What a result says, getters read: the ranking and the reason are worked out on demand. */
+const facts = (r: ElectionResult) =>
+  r.owner === undefined
+    ? r
+    : { owner: r.owner, interfaces: r.interfaces, candidates: r.candidates, reason: r.reason };
 
 function shuffled<T>(xs: readonly T[], seed: number): T[] {
   const out = [...xs];
@@ -106,7 +111,7 @@ describe('election properties', () => {
   it('the result does not depend on the order of nodes, speakers, interfaces, advertisements or endpoints', () => {
     fc.assert(
       fc.property(inputArb, fc.nat(), (input, seed) => {
-        expect(withPool(reordered(input, seed))).toEqual(withPool(input));
+        expect(facts(withPool(reordered(input, seed)))).toEqual(facts(withPool(input)));
       }),
       { numRuns: 400 },
     );

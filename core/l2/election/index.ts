@@ -4,7 +4,12 @@
  * sha256(node#ip) order, preferred node weights) plus segment awareness.
  */
 export { electL2Owner } from './elect.ts';
-export { l2Assignments, type L2Assignment, type L2AssignmentOptions } from './assignments.ts';
+export {
+  l2Assignments,
+  l2AssignmentSteps,
+  type L2Assignment,
+  type L2AssignmentOptions,
+} from './assignments.ts';
 export { excludeFromLoadBalancersLabel } from './node-conditions.ts';
 export type {
   ElectionInput,

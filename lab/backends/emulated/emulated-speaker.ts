@@ -2,7 +2,7 @@ import { BfdEngine } from '../../../core/bfd/engine/index.ts';
 import type { LbConfig } from '../../../core/config/model.ts';
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import type { L2Announcer } from '../../../core/l2/announcer/index.ts';
-import type { l2Assignments } from '../../../core/l2/election/index.ts';
+import type { l2AssignmentSteps } from '../../../core/l2/election/index.ts';
 import type { NodeRef } from '../../../core/membership/index.ts';
 import { Prefix } from '../../../core/net/index.ts';
 import { Random } from '../../../core/runtime/random.ts';
@@ -58,7 +58,7 @@ export function startEmulatedSpeaker(o: {
   cluster: ClusterSnapshot;
   seed: number;
   log: (entry: SpeakerLogEntry) => void;
-  assign: typeof l2Assignments;
+  assign: typeof l2AssignmentSteps;
   logOwnership: L2SpeakerDeps['logOwnership'];
   /**
    * Pass the speaker's packet sockets only frames naming addresses it owns (what its announcer acts on),

@@ -4,7 +4,7 @@
  * arp_ignore=1 so only the speaker answers ARP for it), a UDP echo server and a speaker per node.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetnsLab, type Netns } from './index.ts';
@@ -18,7 +18,36 @@ export type NodeName = (typeof nodeNames)[number];
 const address4 = (i: number) => `198.18.0.${11 + i}`;
 const address6 = (i: number) => `2001:db8::${11 + i}`;
 
-const cluster = () =>
+/** Where burst Services take their addresses: a pool range of its own, far from the lab's VIPs. */
+const burstRange = '198.18.128.0/18';
+
+/**
+ * `count` single-stack LoadBalancer Services whose addresses the controller has set (from burstRange),
+ * each with one ready endpoint: what a speaker sees when a namespace of Services is applied at once.
+ */
+export function burstServices(count: number): string[] {
+  if (count > 16_384) throw new Error(`at most 16384 burst services fit ${burstRange}`);
+  const docs: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const ip = `198.18.${128 + (k >> 8)}.${k & 255}`;
+    docs.push(`apiVersion: v1
+kind: Service
+metadata: { name: burst-${k}, namespace: burst }
+spec: { type: LoadBalancer, selector: { app: burst-${k} }, ports: [{ port: 7777, protocol: UDP }] }
+status: { loadBalancer: { ingress: [{ ip: ${ip} }] } }
+`);
+    docs.push(`apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: { name: burst-${k}-1, namespace: burst, labels: { kubernetes.io/service-name: burst-${k} } }
+addressType: IPv4
+endpoints:
+  - { addresses: [198.18.64.${(k % 200) + 1}], conditions: { ready: true }, nodeName: ${nodeNames[k % nodeNames.length]} }
+`);
+  }
+  return docs;
+}
+
+const cluster = (burst = 0) =>
   [
     ...nodeNames.map(
       (n, i) => `apiVersion: v1
@@ -40,12 +69,13 @@ addressType: IPv4
 endpoints:
 ${nodeNames.map((n, i) => `  - { addresses: [198.18.64.${i + 1}], conditions: { ready: true }, nodeName: ${n} }`).join('\n')}
 `,
+    ...burstServices(burst),
   ].join('---\n');
 
 const metallb = `apiVersion: metallb.io/v1beta1
 kind: IPAddressPool
 metadata: { name: lab, namespace: metallb-system }
-spec: { addresses: [198.18.0.200/29, 2001:db8::200/125] }
+spec: { addresses: [198.18.0.200/29, 2001:db8::200/125, ${burstRange}] }
 ---
 apiVersion: metallb.io/v1beta1
 kind: L2Advertisement
@@ -68,9 +98,11 @@ export class L2Lab {
     readonly nodes: Map<NodeName, Netns>,
     readonly client: Netns,
     readonly dir: string,
+    private readonly speakerArgs: readonly string[],
   ) {}
 
-  static async create(): Promise<L2Lab> {
+  /** `speakerArgs`: more `lblab speaker` options for every speaker (beyond the cluster, config and grace). */
+  static async create(o: { speakerArgs?: readonly string[] } = {}): Promise<L2Lab> {
     const lab = await NetnsLab.create();
     const dir = await mkdtemp(join(tmpdir(), 'lblab-l2-'));
     try {
@@ -94,7 +126,7 @@ export class L2Lab {
       await client.addAddress('eth0', '2001:db8::100/64');
       await writeFile(join(dir, 'cluster.yaml'), cluster());
       await writeFile(join(dir, 'metallb.yaml'), metallb);
-      const l2 = new L2Lab(lab, nodes, client, dir);
+      const l2 = new L2Lab(lab, nodes, client, dir, o.speakerArgs ?? []);
       for (const [name, ns] of nodes) {
         l2.macs.set(name, await ns.mac('eth0'));
         const echo = ns.spawn(['node', '--import', 'tsx', 'lab/probes/echo-server-main.ts', '--name', name]);
@@ -110,7 +142,18 @@ export class L2Lab {
   }
 
   startSpeaker(name: NodeName): void {
-    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir, ['--grace-ms', '1500']));
+    const args = ['--grace-ms', '1500', ...this.speakerArgs];
+    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir, args));
+  }
+
+  /**
+   * Rewrites the cluster file with `burst` more Services than the lab's own (0: none), atomically as an
+   * editor or `kubectl get -o yaml >` into a new file and a rename would: the speakers see it all at once.
+   */
+  async writeCluster(burst: number): Promise<void> {
+    const path = join(this.dir, 'cluster.yaml');
+    await writeFile(`${path}.tmp`, cluster(burst));
+    await rename(`${path}.tmp`, path);
   }
 
   /** Ends a speaker: SIGKILL (a crash) or SIGTERM (a graceful stop); resolves when it has exited. */
