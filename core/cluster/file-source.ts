@@ -2,7 +2,8 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { LblabError } from '../errors/lblab-error.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { watchFile } from '../runtime/watch-file.ts';
-import { formatManifestIssue, parseClusterManifests } from './manifests.ts';
+import { ManifestReader, type ReadFailure } from '../runtime/manifest-worker/manifest-reader.ts';
+import { formatManifestIssue } from './manifests.ts';
 import type { ClusterSource } from './source.ts';
 import { applyServiceStatuses, type ServiceStatusUpdate } from './status-writer.ts';
 import type { ClusterSnapshot } from './types.ts';
@@ -14,30 +15,38 @@ export class ClusterFileError extends LblabError {
 
 /**
  * The cluster read from a multi-document YAML file, re-read when the file changes; bursts of changes
- * are folded into one re-read after `settleMs` on the injected clock.
+ * are folded into one re-read after `settleMs` on the injected clock. Reading and parsing run on a worker
+ * thread (core/runtime/manifest-worker), and the snapshot comes back in parts, so a file of 10,000
+ * Services never blocks the agent's event loop for long.
  */
 export class FileClusterSource implements ClusterSource {
   private snapshot: ClusterSnapshot;
-  private lastText: string;
   private readonly changeListeners = new Set<(s: ClusterSnapshot) => void>();
   private readonly errorListeners = new Set<(e: Error) => void>();
   private stopWatching: (() => void) | undefined;
+  /** A re-read under way, and whether the file changed again meanwhile (read again after it). */
+  private reading = false;
+  private again = false;
 
   private constructor(
     readonly path: string,
     private readonly clock: Clock,
-    text: string,
+    private readonly reader: ManifestReader,
     snapshot: ClusterSnapshot,
     private readonly settleMs: number,
   ) {
-    this.lastText = text;
     this.snapshot = snapshot;
   }
 
   /** Reads the file once; throws ClusterFileError when it is unreadable or invalid. */
   static async open(path: string, clock: Clock, options: { watch?: boolean; settleMs?: number } = {}) {
-    const text = await readText(path);
-    const source = new FileClusterSource(path, clock, text, parseOrThrow(path, text), options.settleMs ?? 50);
+    const reader = new ManifestReader();
+    const outcome = await reader.read(path);
+    if (outcome.kind !== 'snapshot') {
+      await reader.close();
+      throw errorOf(path, outcome);
+    }
+    const source = new FileClusterSource(path, clock, reader, outcome.snapshot, options.settleMs ?? 50);
     if (options.watch ?? true) source.startWatching();
     return source;
   }
@@ -74,6 +83,7 @@ export class FileClusterSource implements ClusterSource {
     this.stopWatching?.();
     this.changeListeners.clear();
     this.errorListeners.clear();
+    void this.reader.close();
   }
 
   private startWatching(): void {
@@ -81,15 +91,26 @@ export class FileClusterSource implements ClusterSource {
   }
 
   private async reload(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
     try {
-      const text = await readText(this.path);
-      if (text === this.lastText) return;
-      this.lastText = text;
-      this.snapshot = parseOrThrow(this.path, text);
-      for (const l of this.changeListeners) l(this.snapshot);
-    } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      for (const l of this.errorListeners) l(error);
+      const outcome = await this.reader.read(this.path, { orSame: true });
+      if (outcome.kind === 'snapshot') {
+        this.snapshot = outcome.snapshot;
+        for (const l of this.changeListeners) l(this.snapshot);
+      } else if (outcome.kind !== 'same') {
+        const error = errorOf(this.path, outcome);
+        for (const l of this.errorListeners) l(error);
+      }
+    } finally {
+      this.reading = false;
+    }
+    if (this.again) {
+      this.again = false;
+      await this.reload();
     }
   }
 }
@@ -104,8 +125,8 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-function parseOrThrow(path: string, text: string): ClusterSnapshot {
-  const result = parseClusterManifests(path, text);
-  if (!result.ok) throw new ClusterFileError(result.issues.map(formatManifestIssue).join('\n'));
-  return result.snapshot;
+function errorOf(path: string, failure: ReadFailure): ClusterFileError {
+  return failure.kind === 'invalid'
+    ? new ClusterFileError(failure.issues.map(formatManifestIssue).join('\n'))
+    : new ClusterFileError(`cannot read cluster file ${path}: ${failure.error}`);
 }

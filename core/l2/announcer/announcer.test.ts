@@ -462,6 +462,28 @@ describe('robustness', () => {
   });
 });
 
+describe('big takeovers', () => {
+  it('announces thousands of addresses in batches, answering requests for any of them meanwhile', () => {
+    const { announcer, clientA, settle } = lab({ burstOffsetsMs: [] });
+    const vips = Array.from({ length: 1000 }, (_, k) => ip(`198.18.${128 + (k >> 8)}.${k & 255}`));
+    announcer.setOwned(
+      vips.map((v) => ({ ip: v, interfaces: ['eth0'] })),
+      'a big takeover',
+    );
+    clientA.send(whoHas(vips[999]!));
+    settle();
+    const frames = clientA.take();
+    const isReply = (f: Frame) =>
+      f.kind === 'arp' && f.arp.op === 'reply' && !f.arp.senderIp.equals(f.arp.targetIp);
+    // Every address announced in both gratuitous forms, all within the same instant...
+    expect(frames.filter((f) => !isReply(f))).toHaveLength(2 * 1000);
+    // ...and the request answered after the first batch, not after the last address was announced.
+    const reply = frames.findIndex(isReply);
+    expect(reply).toBeGreaterThan(0);
+    expect(reply).toBeLessThan(2 * 1000);
+  });
+});
+
 function hex(...parts: string[]): Uint8Array {
   const digits = parts.join('').replace(/\s/g, '');
   return Uint8Array.from({ length: digits.length / 2 }, (_, i) =>

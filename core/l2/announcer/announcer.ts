@@ -34,6 +34,13 @@ export class L2Announcer {
   private readonly counters = emptyCounters();
   private owned: Ownership = new Map();
   private closed = false;
+  /**
+   * Takeovers whose first announcement has yet to go out, oldest first. Thousands of addresses taken
+   * over at once go out ANNOUNCE_PER_TURN at a time, one batch per turn of the event loop, so whatever
+   * else runs on it (membership, answering requests) waits a few milliseconds, not a hundred. Requests
+   * are answered from the moment an address is owned, announced yet or not.
+   */
+  private readonly toAnnounce: { vip: IpAddress; name: string }[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -77,6 +84,7 @@ export class L2Announcer {
     for (const { vip, interfaces } of lost)
       for (const name of interfaces) this.timers.disarm(burstTimer(vip, name));
     for (const { vip, interfaces } of gained) for (const name of interfaces) this.announce(vip, name);
+    this.announceQueued();
     this.keepRefreshing();
     this.counters.ownershipChanges += lost.length + gained.length;
     const atMs = this.clock.now();
@@ -94,6 +102,7 @@ export class L2Announcer {
     const vips = [...this.owned.values()];
     if (vips.length === 0) return;
     for (const { vip, interfaces } of vips) for (const name of interfaces) this.announce(vip, name);
+    this.announceQueued();
     const sorted = vips.map((v) => v.vip).sort((a, b) => a.compare(b));
     this.emit({ kind: 'reannounced', vips: sorted, atMs: this.clock.now(), reason });
   }
@@ -123,10 +132,19 @@ export class L2Announcer {
     if (this.closed) throw new AnnouncerClosedError('the announcer is closed');
   }
 
-  /** Gratuitous frames now, then the burst, for one address on one interface. */
+  /** Gratuitous frames as soon as its turn comes (announceQueued), then the burst, for one address. */
   private announce(vip: IpAddress, name: string): void {
-    this.sendGratuitous(vip, name);
-    this.burstStep(vip, name, 0, 0);
+    this.toAnnounce.push({ vip, name });
+  }
+
+  /** Sends the next ANNOUNCE_PER_TURN queued announcements now and the rest on later turns. */
+  private announceQueued(): void {
+    if (this.timers.isArmed('announce')) return;
+    for (const { vip, name } of this.toAnnounce.splice(0, ANNOUNCE_PER_TURN)) {
+      this.sendGratuitous(vip, name);
+      this.burstStep(vip, name, 0, 0);
+    }
+    if (this.toAnnounce.length > 0) this.timers.arm('announce', 0, () => this.announceQueued());
   }
 
   private burstStep(vip: IpAddress, name: string, index: number, elapsedMs: number): void {
@@ -247,6 +265,9 @@ export class L2Announcer {
     for (const listener of this.listeners) listener(event);
   }
 }
+
+/** Addresses announced per turn of the event loop: a few milliseconds of frames. */
+const ANNOUNCE_PER_TURN = 256;
 
 function burstTimer(vip: IpAddress, name: string): string {
   return `burst ${vip} ${name}`;

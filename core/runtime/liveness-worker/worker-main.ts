@@ -59,14 +59,31 @@ if (udp !== undefined) {
     ...(data.auth && { auth: data.auth }),
     mainLoopTimeoutMs: data.mainLoopTimeoutMs,
     channel,
-    log: (e) => writeLine(`${speakerLogLine(data.self.name, e)}\n`),
+    log: (e) => writeLater(`${speakerLogLine(data.self.name, e)}\n`),
   });
   raw.post({ op: 'ready' });
 }
 
-/** A whole line in one write (atomic on a pipe), retried if the pipe is full rather than dropped. */
-function writeLine(line: string): void {
-  const bytes = Buffer.from(line);
+/**
+ * Lines logged during one turn of this thread's loop, written together at its end: a takeover of thousands
+ * of addresses logs thousands of lines, and one write costs what one line did.
+ */
+let buffered: string[] = [];
+
+function writeLater(line: string): void {
+  if (buffered.length === 0) queueMicrotask(flush);
+  buffered.push(line);
+}
+
+function flush(): void {
+  const text = buffered.join('');
+  buffered = [];
+  write(text);
+}
+
+/** Everything written, whole, retried while the pipe is full rather than dropped. */
+function write(text: string): void {
+  const bytes = Buffer.from(text);
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let at = 0, tries = 0; at < bytes.length && tries < 1000;) {
     try {
