@@ -75,10 +75,22 @@ function writeLater(line: string): void {
   buffered.push(line);
 }
 
+/** A write to a pipe of at most this many bytes is never mixed with another (PIPE_BUF on Linux). */
+const ATOMIC_BYTES = 4096;
+
+/** In writes of whole lines up to ATOMIC_BYTES: the main thread writes to the same pipe meanwhile. */
 function flush(): void {
-  const text = buffered.join('');
+  const lines = buffered;
   buffered = [];
-  write(text);
+  let chunk = '';
+  for (const line of lines) {
+    if (chunk.length > 0 && Buffer.byteLength(chunk) + Buffer.byteLength(line) > ATOMIC_BYTES) {
+      write(chunk);
+      chunk = '';
+    }
+    chunk += line;
+  }
+  if (chunk.length > 0) write(chunk);
 }
 
 /** Everything written, whole, retried while the pipe is full rather than dropped. */

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { parseClusterManifests } from '../../cluster/manifests.ts';
+import { lowerThreadPriority } from '../thread-priority.ts';
 import type { ClusterSnapshot } from '../../cluster/types.ts';
 import type { FromManifestWorker, ToManifestWorker } from './messages.ts';
 
@@ -16,6 +17,9 @@ const buckets: readonly (keyof ClusterSnapshot)[] = ['namespaces', 'nodes', 'ser
 
 const port = parentPort;
 if (port === null) throw new Error('worker-main.ts runs only as a worker thread');
+// Parsing a big change is background work: the liveness thread, and the node's other programs, come first
+// when the machine is busy. Nice 10 gives this thread about a tenth of a default one's share of a core.
+lowerThreadPriority(10);
 const post = (m: FromManifestWorker) => port.postMessage(m);
 let last: { path: string; text: string } | undefined;
 /** The parts of the snapshot being handed over, by request. */

@@ -186,6 +186,17 @@ export class L2Lab {
     return JSON.parse(out) as ProbeSummary;
   }
 
+  /** Probes until the address answers (speakers have synced and announced), at most `withinMs`. */
+  async serving(target: string, withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    while (Date.now() < deadline) {
+      if ((await this.probe(target, 50, 0.2)).received > 0) return;
+    }
+    throw new Error(
+      `${target} not served within ${withinMs} ms\n${[...this.speakers.values()].flatMap((s) => s.log).join('\n')}`,
+    );
+  }
+
   /** The MAC the client's kernel has for an address, or undefined without an entry. */
   async clientNeighbour(ip: string): Promise<string | undefined> {
     const out = await this.client.ip('-j', 'neigh', 'show', ip);

@@ -6,11 +6,15 @@ import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 
-/** Calls `each` with every complete line the stream carries. */
+/**
+ * Calls `each` with every complete line the stream carries. A read ends wherever the pipe did, so the
+ * part after the last newline waits for the rest of its line, and characters are decoded across reads.
+ */
 export function lines(stream: NodeJS.ReadableStream, each: (line: string) => void): void {
   let rest = '';
-  stream.on('data', (d: Buffer) => {
-    const parts = (rest + d.toString()).split('\n');
+  stream.setEncoding('utf8');
+  stream.on('data', (d: string) => {
+    const parts = (rest + d).split('\n');
     rest = parts.pop()!;
     for (const p of parts) if (p.trim() !== '') each(p);
   });

@@ -20,16 +20,7 @@ describe.skipIf(mode === 'skip')('lblab speaker on the real kernel (Layer 2)', (
     await l2?.destroy();
   });
 
-  /** Probes until the address answers (speakers have synced and announced), at most `withinMs`. */
-  async function serving(target: string, withinMs: number): Promise<void> {
-    const deadline = Date.now() + withinMs;
-    while (Date.now() < deadline) {
-      if ((await l2.probe(target, 50, 0.2)).received > 0) return;
-    }
-    throw new Error(
-      `${target} not served within ${withinMs} ms\n${[...l2.speakers.values()].flatMap((s) => s.log).join('\n')}`,
-    );
-  }
+  const serving = (target: string, withinMs: number) => l2.serving(target, withinMs);
 
   it('points the client at the elected node for IPv4 and IPv6', async () => {
     await serving(vip4, 15_000);

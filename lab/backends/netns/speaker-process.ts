@@ -2,6 +2,7 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Netns } from './namespace.ts';
+import { lines } from './program-output.ts';
 
 /** By absolute path, so the speaker starts whatever the caller's working directory. */
 const lblabCli = fileURLToPath(new URL('../../cli/lblab.mjs', import.meta.url));
@@ -36,8 +37,8 @@ export function spawnSpeaker(
     options,
   ) as SpeakerProcess;
   child.log = [];
-  const keep = (d: Buffer) => child.log.push(...d.toString().split('\n').filter(Boolean));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  const keep = (line: string) => child.log.push(line);
+  if (child.stdout) lines(child.stdout, keep);
+  if (child.stderr) lines(child.stderr, keep);
   return child;
 }
