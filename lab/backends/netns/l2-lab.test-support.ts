@@ -8,6 +8,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetnsLab, type Netns } from './index.ts';
+import type { Segment } from './lab.ts';
 import { spawnSpeaker, type SpeakerProcess } from './speaker-process.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 
@@ -99,6 +100,7 @@ export class L2Lab {
     readonly client: Netns,
     readonly dir: string,
     private readonly speakerArgs: readonly string[],
+    private readonly lan: Segment,
   ) {}
 
   /** `speakerArgs`: more `lblab speaker` options for every speaker (beyond the cluster, config and grace). */
@@ -126,7 +128,7 @@ export class L2Lab {
       await client.addAddress('eth0', '2001:db8::100/64');
       await writeFile(join(dir, 'cluster.yaml'), cluster());
       await writeFile(join(dir, 'metallb.yaml'), metallb);
-      const l2 = new L2Lab(lab, nodes, client, dir, o.speakerArgs ?? []);
+      const l2 = new L2Lab(lab, nodes, client, dir, o.speakerArgs ?? [], seg);
       for (const [name, ns] of nodes) {
         l2.macs.set(name, await ns.mac('eth0'));
         const echo = ns.spawn(['node', '--import', 'tsx', 'lab/probes/echo-server-main.ts', '--name', name]);
@@ -184,6 +186,19 @@ export class L2Lab {
       { timeoutMs: (seconds + 10) * 1000 },
     );
     return JSON.parse(out) as ProbeSummary;
+  }
+
+  /** Another host on the nodes' segment, e.g. one that attacks them. */
+  async host(name: string, address4: string): Promise<Netns> {
+    const ns = await this.lab.host(name);
+    await this.lab.attach(ns, 'eth0', this.lan);
+    await ns.addAddress('eth0', `${address4}/24`);
+    return ns;
+  }
+
+  /** A node's membership address (its InternalIP). */
+  address(name: NodeName): string {
+    return address4(nodeNames.indexOf(name));
   }
 
   /** Probes until the address answers (speakers have synced and announced), at most `withinMs`. */
