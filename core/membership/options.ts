@@ -27,10 +27,10 @@ export interface MembershipOptions {
   incarnation: number;
 }
 
-export function defaultOptions(intervalMs = 100): MembershipOptions {
+export function defaultOptions(intervalMs = 50): MembershipOptions {
   return {
     intervalMs,
-    multiplier: 3,
+    multiplier: 4,
     monitors: 3,
     fanout: 3,
     antiEntropyMs: 1000,
@@ -46,7 +46,7 @@ export function defaultOptions(intervalMs = 100): MembershipOptions {
 
 /** Defaults completed with `given`; throws MembershipConfigError naming the first unusable option. */
 export function resolveOptions(given: Partial<MembershipOptions> = {}): MembershipOptions {
-  const o = { ...defaultOptions(given.intervalMs ?? 100), ...dropUndefined(given) };
+  const o = { ...defaultOptions(given.intervalMs), ...dropUndefined(given) };
   positive('intervalMs', o.intervalMs);
   integer('multiplier', o.multiplier, 1, 100);
   integer('monitors', o.monitors, 1, 16);

@@ -35,9 +35,9 @@ describe('membership at scale', () => {
         `steady datagrams/node/s: N=100 mean ${small.mean.toFixed(2)} max ${small.max.toFixed(1)}; ` +
           `N=${LARGE} mean ${large.mean.toFixed(2)} max ${large.max.toFixed(1)}`,
       );
-      // K = 3 heartbeats per tick (ticks every 87.5 ms on average) plus one digest a second: ~35.3.
-      expect(large.mean).toBeLessThan(40);
-      expect(large.max).toBeLessThan(45);
+      // K = 3 heartbeats per tick (ticks every 43.75 ms on average) plus one digest a second: ~69.6.
+      expect(large.mean).toBeLessThan(75);
+      expect(large.max).toBeLessThan(85);
       expect(Math.abs(large.mean - small.mean) / small.mean).toBeLessThan(0.1);
 
       const c = large.cluster;
@@ -68,7 +68,7 @@ describe('membership at scale', () => {
   it('a 3-node cluster costs each node the same order as a large one', () => {
     const s = steady(3, 3);
     console.log(`steady datagrams/node/s: N=3 mean ${s.mean.toFixed(2)}`);
-    // Two peers to heartbeat (not three), plus digests.
-    expect(s.mean).toBeLessThan(30);
+    // Two peers to heartbeat (not three), plus digests: 2 × 22.9 + 1 ≈ 46.7.
+    expect(s.mean).toBeLessThan(55);
   });
 });

@@ -171,8 +171,9 @@ describe('L2Speaker (three speakers, virtual time)', () => {
     const victim = w.nodes.find((n) => n.name === owner)!;
     w.cut(victim, true);
     const tookMs = timeUntil(w.clock, () => w.answering().some((n) => n !== owner), 1000);
-    expect(tookMs).toBeGreaterThan(200);
-    expect(tookMs).toBeLessThan(500);
+    // Membership's detection time at its defaults (DESIGN.md): (175, 225] ms and a datagram or two.
+    expect(tookMs).toBeGreaterThan(150);
+    expect(tookMs).toBeLessThan(300);
     expect(w.answering()).toHaveLength(1);
   });
 
@@ -252,7 +253,8 @@ describe('L2Speaker (three speakers, virtual time)', () => {
     const tookMs = timeUntil(w.clock, () => w.answering().length === 1 && w.answering()[0] !== owner, 5000);
     // Past the bound, then a detection time; never before the bound.
     expect(tookMs).toBeGreaterThan(MAIN_LOOP_TIMEOUT_MS);
-    expect(tookMs).toBeLessThan(MAIN_LOOP_TIMEOUT_MS + 100 + 400);
+    // The watchdog looks every 100 ms; then one detection time (under 300 ms).
+    expect(tookMs).toBeLessThan(MAIN_LOOP_TIMEOUT_MS + 100 + 300);
     expect(
       w.log.some(
         (e) => e.node === owner && e.atMs >= t0 && /no longer vouching for this node/.test(e.message),

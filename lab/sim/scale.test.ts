@@ -102,8 +102,8 @@ describe(`a node dies among ${HOSTS - 1}`, () => {
 
       const successor = `n${victim + 1}`;
       expect(summary.servers.map((s) => s.server)).toEqual([`n${victim}`, successor]);
-      // Detection (3 missed 100 ms heartbeats, then a confirmation) plus a gratuitous ARP: well under 1 s.
-      expect(summary.outageMs).toBeGreaterThan(250);
+      // Detection (4 missed 50 ms heartbeats, then a confirmation) plus a gratuitous ARP: well under 1 s.
+      expect(summary.outageMs).toBeGreaterThan(100);
       expect(summary.outageMs).toBeLessThan(1000);
       expect(client.neighbour('eth0', vip)?.mac).toBe(net.host(successor).interface('eth0').mac.toString());
 

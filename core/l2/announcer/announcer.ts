@@ -16,7 +16,13 @@ import { AnnouncerClosedError, AnnouncerConfigError, UnknownInterfaceError } fro
 import type { AnnouncerEvent, AnnouncerListener } from './events.ts';
 import { claimIn, gratuitousFrames } from './frames.ts';
 import { type AnnouncerOptions, type ResolvedOptions, resolveOptions } from './options.ts';
-import { type OwnedVip, type Ownership, diffOwnership, ownershipOf } from './ownership.ts';
+import {
+  type OwnedVip,
+  type Ownership,
+  type OwnershipChange,
+  diffOwnership,
+  ownershipOf,
+} from './ownership.ts';
 
 /**
  * Answers ARP and NDP for the service addresses this node owns, one instance per node over one FramePort
@@ -35,12 +41,13 @@ export class L2Announcer {
   private owned: Ownership = new Map();
   private closed = false;
   /**
-   * Takeovers whose first announcement has yet to go out, oldest first. Thousands of addresses taken
-   * over at once go out ANNOUNCE_PER_TURN at a time, one batch per turn of the event loop, so whatever
-   * else runs on it (membership, answering requests) waits a few milliseconds, not a hundred. Requests
-   * are answered from the moment an address is owned, announced yet or not.
+   * What a change of ownership still has to do, oldest first: report a release, or announce a takeover
+   * (or a re-announcement) and report it. Thousands of addresses changing at once are worked off
+   * PER_TURN at a time, one batch per turn of the event loop, so whatever else runs on it (membership,
+   * answering requests) waits a few milliseconds, not a hundred. The ownership table itself changes at
+   * once: requests are answered, or no longer, from the moment setOwned returns.
    */
-  private readonly toAnnounce: { vip: IpAddress; name: string }[] = [];
+  private readonly pending: Pending[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -83,14 +90,11 @@ export class L2Announcer {
     this.owned = next;
     for (const { vip, interfaces } of lost)
       for (const name of interfaces) this.timers.disarm(burstTimer(vip, name));
-    for (const { vip, interfaces } of gained) for (const name of interfaces) this.announce(vip, name);
-    this.announceQueued();
     this.keepRefreshing();
     this.counters.ownershipChanges += lost.length + gained.length;
-    const atMs = this.clock.now();
-    for (const c of lost) this.emit({ kind: 'released', vip: c.vip, interfaces: c.interfaces, atMs, reason });
-    for (const c of gained)
-      this.emit({ kind: 'took-over', vip: c.vip, interfaces: c.interfaces, atMs, reason });
+    for (const change of lost) this.pending.push({ kind: 'released', change, reason });
+    for (const change of gained) this.pending.push({ kind: 'took-over', change, reason });
+    this.workOff();
   }
 
   /**
@@ -101,8 +105,9 @@ export class L2Announcer {
     this.checkOpen();
     const vips = [...this.owned.values()];
     if (vips.length === 0) return;
-    for (const { vip, interfaces } of vips) for (const name of interfaces) this.announce(vip, name);
-    this.announceQueued();
+    for (const { vip, interfaces } of vips)
+      this.pending.push({ kind: 'announce', change: { vip, interfaces: [...interfaces] } });
+    this.workOff();
     const sorted = vips.map((v) => v.vip).sort((a, b) => a.compare(b));
     this.emit({ kind: 'reannounced', vips: sorted, atMs: this.clock.now(), reason });
   }
@@ -123,6 +128,9 @@ export class L2Announcer {
   close(reason: string): void {
     if (this.closed) return;
     this.setOwned([], reason);
+    // Every release is reported before the announcer goes quiet.
+    this.timers.disarm('work');
+    this.workOff(Infinity);
     this.timers.disarmAll();
     for (const stop of this.detach) stop();
     this.closed = true;
@@ -132,19 +140,22 @@ export class L2Announcer {
     if (this.closed) throw new AnnouncerClosedError('the announcer is closed');
   }
 
-  /** Gratuitous frames as soon as its turn comes (announceQueued), then the burst, for one address. */
-  private announce(vip: IpAddress, name: string): void {
-    this.toAnnounce.push({ vip, name });
-  }
-
-  /** Sends the next ANNOUNCE_PER_TURN queued announcements now and the rest on later turns. */
-  private announceQueued(): void {
-    if (this.timers.isArmed('announce')) return;
-    for (const { vip, name } of this.toAnnounce.splice(0, ANNOUNCE_PER_TURN)) {
-      this.sendGratuitous(vip, name);
-      this.burstStep(vip, name, 0, 0);
+  /** Does the next `limit` pending items now and leaves the rest for later turns of the loop. */
+  private workOff(limit = PER_TURN): void {
+    if (this.timers.isArmed('work')) return;
+    const atMs = this.clock.now();
+    for (const p of this.pending.splice(0, limit)) {
+      const { vip, interfaces } = p.change;
+      if (p.kind !== 'released') {
+        // Gratuitous frames now, then the burst; sendGratuitous skips what is no longer owned by now.
+        for (const name of interfaces) {
+          this.sendGratuitous(vip, name);
+          this.burstStep(vip, name, 0, 0);
+        }
+      }
+      if (p.kind !== 'announce') this.emit({ kind: p.kind, vip, interfaces, atMs, reason: p.reason });
     }
-    if (this.toAnnounce.length > 0) this.timers.arm('announce', 0, () => this.announceQueued());
+    if (this.pending.length > 0) this.timers.arm('work', 0, () => this.workOff());
   }
 
   private burstStep(vip: IpAddress, name: string, index: number, elapsedMs: number): void {
@@ -266,8 +277,12 @@ export class L2Announcer {
   }
 }
 
-/** Addresses announced per turn of the event loop: a few milliseconds of frames. */
-const ANNOUNCE_PER_TURN = 256;
+/** Ownership changes worked off per turn of the event loop: a few milliseconds of frames and events. */
+const PER_TURN = 256;
+
+type Pending =
+  | { kind: 'released' | 'took-over'; change: OwnershipChange; reason: string }
+  | { kind: 'announce'; change: OwnershipChange };
 
 function burstTimer(vip: IpAddress, name: string): string {
   return `burst ${vip} ${name}`;

@@ -28,6 +28,8 @@ export class LivenessClient {
   private readonly vouchingListeners = new Set<(vouching: boolean, reason: string) => void>();
   private readonly timers: NamedTimers<'beat'>;
   private closing: ((stats: LivenessStats) => void)[] = [];
+  /** The addresses last sent to the liveness thread, as text; undefined until the first election. */
+  private ownedKey: string | undefined;
   private stopped = false;
 
   constructor(
@@ -105,8 +107,15 @@ export class LivenessClient {
 
   // ---- the announcer, as the election drives it ----
 
+  /**
+   * What the election gave this node. Most elections change nothing here (another node's service moved):
+   * then nothing is sent, and the liveness thread does no work for them.
+   */
   setOwned(vips: readonly OwnedVip[], reason: string): void {
     const addresses = vips.map((v) => ({ ip: v.ip.toString(), interfaces: [...v.interfaces] }));
+    const key = addresses.map((a) => `${a.ip}@${a.interfaces.join(',')}`).join(' ');
+    if (key === this.ownedKey) return;
+    this.ownedKey = key;
     this.channel.post({ op: 'owned', addresses, reason });
   }
 

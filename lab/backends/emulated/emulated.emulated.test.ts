@@ -45,10 +45,10 @@ describe('lblab run --backend emulated', () => {
     expect(code).toBe(0);
     const by = new Map(result!.scenarios.map((s) => [s.name, s]));
     expect([...by.values()].filter((s) => s.status !== 'pass').map((s) => s.name)).toEqual([]);
-    // Membership detects in 250-350 ms, then the takeover announcement re-points the client at once.
+    // Membership detects in 175-225 ms, then the takeover announcement re-points the client at once.
     for (const name of ['l2: node crash', 'l2: speaker hang']) {
-      expect(by.get(name)!.measurements['outageMs']).toBeGreaterThan(200);
-      expect(by.get(name)!.measurements['outageMs']).toBeLessThan(500);
+      expect(by.get(name)!.measurements['outageMs']).toBeGreaterThan(150);
+      expect(by.get(name)!.measurements['outageMs']).toBeLessThan(300);
     }
     expect(by.get('l2: graceful handoff (rolling restart)')!.measurements['lostProbes']).toBe(0);
     expect(by.get('l2: partition and heal')!.measurements['convergenceMs']).toBeLessThan(1000);

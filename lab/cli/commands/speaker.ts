@@ -10,7 +10,7 @@ import { FileClusterSource } from '../../../core/cluster/file-source.ts';
 import { internalAddresses } from '../../../core/cluster/internal-addresses.ts';
 import type { ClusterSnapshot, Node } from '../../../core/cluster/types.ts';
 import type { NodeInterface } from '../../../core/l2/election/index.ts';
-import type { NodeRef } from '../../../core/membership/index.ts';
+import { defaultOptions, type NodeRef } from '../../../core/membership/index.ts';
 import { Prefix } from '../../../core/net/index.ts';
 import {
   startLivenessWorker,
@@ -64,8 +64,12 @@ export function registerSpeakerCommand(program: Command): void {
     )
     .requiredOption('--config <files...>', 'MetalLB resources (IPAddressPool, L2Advertisement, ...)')
     .option('--membership-port <port>', 'UDP port of the speaker membership protocol', '7946')
-    .option('--heartbeat-ms <ms>', 'membership heartbeat interval', '100')
-    .option('--multiplier <n>', 'missed heartbeats before a peer is declared dead', '3')
+    .option('--heartbeat-ms <ms>', 'membership heartbeat interval', String(defaultOptions().intervalMs))
+    .option(
+      '--multiplier <n>',
+      'missed heartbeats before a peer is declared dead',
+      String(defaultOptions().multiplier),
+    )
     .option('--grace-ms <ms>', 'on SIGTERM, keep answering this long after handing over', '2000')
     .option('--bgp-port <port>', 'TCP port BGP peers connect to (0: never listen, only connect)', '179')
     .option(
