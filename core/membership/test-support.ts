@@ -1,5 +1,6 @@
 // Test harness: N speakers on an in-memory UDP network in virtual time. Test-only, not exported.
-import type { Clock, Timer } from '../runtime/clock.ts';
+import { BusyClock } from '../runtime/busy-clock.test-support.ts';
+import type { Clock } from '../runtime/clock.ts';
 import { MemoryDatagramNetwork } from '../runtime/memory-segment.ts';
 import type { DatagramAddress, DatagramPort } from '../runtime/ports.ts';
 import { Random } from '../runtime/random.ts';
@@ -59,62 +60,30 @@ export class LossyPort implements DatagramPort {
 /**
  * SIGSTOP for one speaker: while frozen its timers do not run (they fire, late, on resume) and datagrams
  * for it wait in its "socket buffer", delivered on resume after the overdue timers, as a Node process's
- * event loop does (timers phase before the poll phase).
+ * event loop does (timers phase before the poll phase). A thread held for good (BusyClock), by a flag.
  */
 export class Freezer {
-  frozen = false;
-  private readonly timers: { fire: () => void; dueMs: number; seq: number }[] = [];
-  private readonly inbox: { payload: Uint8Array; from: DatagramAddress }[] = [];
-  private readonly listeners = new Set<(payload: Uint8Array, from: DatagramAddress) => void>();
-  private seq = 0;
+  private readonly thread: BusyClock;
   readonly clock: Clock;
   readonly port: DatagramPort;
 
   constructor(base: Clock, inner: DatagramPort) {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const f = this;
-    this.clock = {
-      now: () => base.now(),
-      setTimer(name: string, afterMs: number, fire: () => void): Timer {
-        let cancelled = false;
-        const seq = f.seq++;
-        const inner = base.setTimer(name, afterMs, () => {
-          if (cancelled) return;
-          if (f.frozen) f.timers.push({ fire: () => !cancelled && fire(), dueMs: inner.dueMs, seq });
-          else fire();
-        });
-        return {
-          name,
-          dueMs: inner.dueMs,
-          cancel: () => {
-            cancelled = true;
-            inner.cancel();
-          },
-        };
-      },
-    };
-    inner.onMessage((payload, from) => {
-      if (f.frozen) f.inbox.push({ payload, from });
-      else for (const l of f.listeners) l(payload, from);
-    });
-    this.port = {
-      local: inner.local,
-      send: (to, payload) => {
-        if (!f.frozen) inner.send(to, payload);
-      },
-      onMessage: (l) => {
-        f.listeners.add(l);
-        return () => f.listeners.delete(l);
-      },
-      close: () => inner.close(),
-    };
+    this.thread = new BusyClock(base);
+    this.clock = this.thread;
+    this.port = this.thread.datagrams(inner);
+  }
+
+  get frozen(): boolean {
+    return this.thread.held;
+  }
+
+  set frozen(frozen: boolean) {
+    if (frozen) this.thread.busy(Infinity);
+    else this.thread.free();
   }
 
   resume(): void {
-    this.frozen = false;
-    const due = this.timers.splice(0).sort((a, b) => a.dueMs - b.dueMs || a.seq - b.seq);
-    for (const t of due) t.fire();
-    for (const m of this.inbox.splice(0)) for (const l of this.listeners) l(m.payload, m.from);
+    this.thread.free();
   }
 }
 
