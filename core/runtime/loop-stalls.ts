@@ -1,7 +1,8 @@
 /**
- * Notices when the event loop could not run a timer on time. Membership heartbeats and BGP keepalives
- * share the speaker's main loop; an operator reading "blocked for 1200 ms" knows why a peer may have
- * seen a gap (BFD runs in its own thread for exactly this reason).
+ * Notices when the event loop could not run a timer on time. BGP keepalives, the election and the
+ * cluster's changes share the speaker's main loop (membership, ARP/NDP answers and BFD have threads of
+ * their own for exactly this reason); an operator reading "blocked for 1200 ms" knows why a BGP peer or a
+ * change may have waited, and the lab asserts there is no such line.
  */
 const PERIOD_MS = 50;
 

@@ -99,7 +99,7 @@ export function registerSpeakerCommand(program: Command): void {
     )
     .option(
       '--lab-control <file>',
-      'lab fault injection: a file whose last line "stall MS" or "stall forever" blocks the main event loop when written',
+      'lab fault injection: each line "stall MS" appended to this file blocks the main event loop for MS ms (at most 10 minutes)',
     )
     .action(async (opts: SpeakerArgs) => {
       process.exitCode = await runSpeaker(opts, processOutput);
