@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetnsLab, type Netns } from './index.ts';
 import type { Segment } from './lab.ts';
+import { speakerLine, trackMembership } from './speaker-log.ts';
 import { spawnSpeaker, type SpeakerProcess } from './speaker-process.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 
@@ -199,6 +200,24 @@ export class L2Lab {
   /** A node's membership address (its InternalIP). */
   address(name: NodeName): string {
     return address4(nodeNames.indexOf(name));
+  }
+
+  /**
+   * Waits until every speaker holds the other two alive (they start one after another, and one that has
+   * seen nobody yet announces everything for a moment), then until the address answers.
+   */
+  async settled(target: string, withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    const alive = (s: SpeakerProcess) => {
+      const seen = new Set<string>();
+      for (const line of s.log) trackMembership(seen, speakerLine(line));
+      return seen;
+    };
+    while (![...this.speakers.values()].every((s) => alive(s).size === nodeNames.length - 1)) {
+      if (Date.now() > deadline) throw new Error(`the speakers did not see each other within ${withinMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await this.serving(target, Math.max(1000, deadline - Date.now()));
   }
 
   /** Probes until the address answers (speakers have synced and announced), at most `withinMs`. */

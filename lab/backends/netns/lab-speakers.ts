@@ -11,17 +11,22 @@ import type { LabNodeSoftware } from './node-control.ts';
 import { lines } from './program-output.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
 import { spawnSpeaker, type SpeakerProcess } from './speaker-process.ts';
-import { speakerLine, trackOwnership } from './speaker-log.ts';
+import { speakerLine, trackMembership, trackOwnership } from './speaker-log.ts';
 
 /** A speaker's grace window on a graceful restart: what the emulated backend uses too. */
 const graceMs = 2000;
 /** How long a speaker told to leave may take beyond its grace window before it is killed. */
 const stopSlackMs = 5000;
+/** How long the speakers of a new lab may take to see each other (each needs a second or so to start). */
+const convergeMs = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Speaker {
   process: SpeakerProcess;
   /** The addresses it announces, as its announcer logs them (took-over / released). */
   owned: Set<string>;
+  /** The other speakers it holds alive, as its membership logs them. */
+  alive: Set<string>;
   silenced?: Silenced;
   exited: Promise<void>;
 }
@@ -43,8 +48,22 @@ export class LabSpeakers implements LabNodeSoftware {
     return this.speakers.has(name);
   }
 
+  /**
+   * Starts every speaker and, unless they are detached, waits until each holds all the others alive:
+   * speakers start one after another here, and one that has seen nobody yet owns everything for a moment.
+   * A lab whose scenarios begin before that would measure the start-up, not the fault.
+   */
   async startAll(): Promise<void> {
     for (const name of this.nodes) this.start(name);
+    if (this.o.detached) return;
+    const deadline = performance.now() + convergeMs;
+    const agreed = () =>
+      this.nodes.every((n) => this.nodes.every((m) => m === n || this.speakers.get(n)?.alive.has(m)));
+    while (!agreed()) {
+      if (performance.now() > deadline)
+        throw new Error(`the speakers did not all see each other alive within ${convergeMs} ms`);
+      await sleep(20);
+    }
   }
 
   start(name: string): void {
@@ -57,12 +76,14 @@ export class LabSpeakers implements LabNodeSoftware {
     const speaker: Speaker = {
       process: child,
       owned: new Set(),
+      alive: new Set(),
       exited: new Promise((resolve) => child.once('exit', () => resolve())),
     };
     this.speakers.set(name, speaker);
     const follow = (line: string) => {
       const event = speakerLine(line);
       trackOwnership(speaker.owned, event);
+      trackMembership(speaker.alive, event);
       this.o.timeline({ source: name, ...event });
     };
     if (child.stdout) lines(child.stdout, follow);

@@ -152,7 +152,7 @@ describe.skipIf(mode === 'skip')(
       const attacker = await l2.host('x1', attackerAddress);
       // The replayer binds a dead node's address before the attacker takes it over.
       await attacker.sysctl('net.ipv4.ip_nonlocal_bind', 1);
-      await l2.serving(vip4, 15_000);
+      await l2.settled(vip4, 15_000);
       return { l2, attacker };
     }
 

@@ -30,7 +30,7 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
   let l2: L2Lab;
   beforeAll(async () => {
     l2 = await L2Lab.create();
-    await l2.serving(vip4, 15_000);
+    await l2.settled(vip4, 15_000);
   }, 60_000);
   afterAll(async () => {
     await stopAllCpuHogs();

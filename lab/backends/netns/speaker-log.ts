@@ -21,6 +21,16 @@ export function trackOwnership(
   if (announced?.[1] === 'released') owned.delete(announced[2]!);
 }
 
+/** Follows a speaker's membership lines ("n2: unknown → alive (…)") into the set of peers it holds alive. */
+export function trackMembership(
+  alive: Set<string>,
+  { kind, message }: { kind: string; message: string },
+): void {
+  const change = kind === 'membership' ? /^(\S+): \w+ → (\w+) \(/.exec(message) : null;
+  if (change?.[2] === 'alive') alive.add(change[1]!);
+  else if (change) alive.delete(change[1]!);
+}
+
 /** A detached lab's announcers, from its speakers' logs (no pipe carries their lines to this process). */
 export async function announcersFromLogs(
   programs: readonly DetachedProgram[],
