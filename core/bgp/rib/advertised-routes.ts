@@ -9,8 +9,8 @@ import {
   type IPAddressPool,
   type LbConfig,
 } from '../../config/index.ts';
-import { hasServingEndpoint, nodesWithServingEndpoint } from '../../l2/election/endpoints.ts';
-import { isExcludedFromLoadBalancers, isNetworkUnavailable } from '../../l2/election/node-conditions.ts';
+import { hasServingEndpoint, nodesWithServingEndpoint } from '../../cluster/serving-endpoints.ts';
+import { isExcludedFromLoadBalancers, isNetworkUnavailable } from '../../cluster/node-conditions.ts';
 import { Prefix, type IpAddress } from '../../net/index.ts';
 import { mergeAttributes, type Route, type RouteAttributes } from './route.ts';
 

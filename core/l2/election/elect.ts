@@ -1,7 +1,7 @@
 import { statusIps } from '../../allocator/index.ts';
 import { serviceKey, type EndpointSlice, type Service } from '../../cluster/types.ts';
 import type { IpAddress } from '../../net/index.ts';
-import { hasServingEndpoint, nodesWithServingEndpoint } from './endpoints.ts';
+import { hasServingEndpoint, nodesWithServingEndpoint } from '../../cluster/serving-endpoints.ts';
 import { clusterView, isHostPrefix, poolPlan, type PoolPlan, type Segment } from './pool-plan.ts';
 import { hashOrder } from './ranking.ts';
 import type { ElectionInput, ElectionResult, NodeInterface, NoOwnerCause } from './types.ts';

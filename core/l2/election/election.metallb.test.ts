@@ -2,7 +2,7 @@
 // TestShouldAnnounceEPSlices, TestShouldAnnounceFromNodes, TestClusterPolicy, TestIPAdvertisementFor).
 // Their expected winners follow from sha256(node#ip), so passing them shows the hash order is MetalLB's.
 import { describe, expect, it } from 'vitest';
-import { excludeFromLoadBalancersLabel } from './node-conditions.ts';
+import { excludeFromLoadBalancersLabel } from '../../cluster/node-conditions.ts';
 import {
   elect,
   endpoint,

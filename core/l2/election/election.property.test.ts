@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EndpointSlice, Node } from '../../cluster/types.ts';
 import type { L2Advertisement } from '../../config/index.ts';
-import { excludeFromLoadBalancersLabel } from './node-conditions.ts';
+import { excludeFromLoadBalancersLabel } from '../../cluster/node-conditions.ts';
 import { elect, endpoint, l2adv, nic, node, pool, service, slice } from './test-fixtures.ts';
 import type { ElectionInput, ElectionResult, NodeInterface } from './types.ts';
 

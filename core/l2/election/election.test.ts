@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { excludeFromLoadBalancersLabel } from './node-conditions.ts';
+import { excludeFromLoadBalancersLabel } from '../../cluster/node-conditions.ts';
 import {
   elect,
   endpoint,

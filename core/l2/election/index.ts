@@ -10,7 +10,7 @@ export {
   type L2Assignment,
   type L2AssignmentOptions,
 } from './assignments.ts';
-export { excludeFromLoadBalancersLabel } from './node-conditions.ts';
+export { excludeFromLoadBalancersLabel } from '../../cluster/node-conditions.ts';
 export type {
   ElectionInput,
   ElectionOptions,

@@ -1,7 +1,7 @@
 import { anySelectorMatches, selectorMatches } from '../../cluster/label-selector.ts';
 import type { Node } from '../../cluster/types.ts';
 import { selectedPools, type IPAddressPool, type L2Advertisement } from '../../config/index.ts';
-import { isExcludedFromLoadBalancers, isNetworkUnavailable } from './node-conditions.ts';
+import { isExcludedFromLoadBalancers, isNetworkUnavailable } from '../../cluster/node-conditions.ts';
 import type { Prefix } from '../../net/index.ts';
 import { compareText } from '../../sort/compare-text.ts';
 import { hashOrder } from './ranking.ts';

@@ -9,7 +9,7 @@ import {
   type ClusterSnapshot,
   type Service,
 } from '../../../core/cluster/types.ts';
-import { nodesWithServingEndpoint } from '../../../core/l2/election/endpoints.ts';
+import { nodesWithServingEndpoint } from '../../../core/cluster/serving-endpoints.ts';
 
 export function isLocal(svc: Service): boolean {
   return svc.spec.externalTrafficPolicy === 'Local';

@@ -1,4 +1,6 @@
-import type { Node } from '../../cluster/types.ts';
+import type { Node } from './types.ts';
+
+// Which nodes may serve load-balancer traffic at all, as MetalLB decides it for Layer 2 and BGP alike.
 
 /** The well-known label that takes a node out of external load balancing (any value, even empty). */
 export const excludeFromLoadBalancersLabel = 'node.kubernetes.io/exclude-from-external-load-balancers';

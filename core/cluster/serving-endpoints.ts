@@ -1,4 +1,4 @@
-import type { Endpoint, EndpointSlice } from '../../cluster/types.ts';
+import type { Endpoint, EndpointSlice } from './types.ts';
 
 /**
  * MetalLB's EndpointCanServe: ready, or not marked ready but still serving. Kubernetes leaves `ready`
