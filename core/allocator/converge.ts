@@ -86,7 +86,7 @@ export function convergeService(allocator: Allocator, svc: Service, namespaceLab
 
   const request = readRequest(svc, namespaceLabels, notes);
   const status = keepValidStatus(allocator, svc, request);
-  if (!Array.isArray(status)) return status;
+  if ('ok' in status) return status;
   const { c } = request;
   let ips = status;
 
@@ -112,7 +112,7 @@ export function convergeService(allocator: Allocator, svc: Service, namespaceLab
     ips = [...fresh.ips];
     notes.push({ code: 'allocated', message: `assigned IP ${ips.join(', ')} from pool ${fresh.pool}` });
   }
-  return { ok: true, action: 'assign', ips, pool: allocator.assignment(key)!.pool, notes };
+  return { ok: true, action: 'assign', ips: [...ips], pool: allocator.assignment(key)!.pool, notes };
 }
 
 /**
@@ -163,9 +163,9 @@ function readRequest(svc: Service, namespaceLabels: Labels, notes: ConvergeNote[
  * otherwise. Returns the addresses kept (possibly none), or the failure to report when the request is
  * malformed.
  */
-function keepValidStatus(allocator: Allocator, svc: Service, r: Request): IpAddress[] | Convergence {
+function keepValidStatus(allocator: Allocator, svc: Service, r: Request): readonly IpAddress[] | Convergence {
   const { c, requested, wantedPool, notes } = r;
-  const clear = (code: ConvergeNote['code'], message: string): IpAddress[] => {
+  const clear = (code: ConvergeNote['code'], message: string): readonly IpAddress[] => {
     notes.push({ code, message });
     allocator.release(c.key, message);
     return [];

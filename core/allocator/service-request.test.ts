@@ -128,11 +128,13 @@ describe('ports, backend key, class and status', () => {
   });
 
   it('reads status addresses, skipping hostnames, and flags ones that do not parse', () => {
-    const svc = lbService('a');
-    svc.status = { loadBalancer: { ingress: [{ hostname: 'lb.example' }, { ip: '198.18.0.1' }] } };
-    expect(texts(statusIps(svc))).toEqual(['198.18.0.1']);
-    svc.status = { loadBalancer: { ingress: [{ ip: 'bogus' }] } };
-    expect(statusIps(svc)).toBeUndefined();
+    // A new object per state, as sources hand them out: statusIps remembers each object's answer.
+    const named = lbService('a');
+    named.status = { loadBalancer: { ingress: [{ hostname: 'lb.example' }, { ip: '198.18.0.1' }] } };
+    expect(texts(statusIps(named))).toEqual(['198.18.0.1']);
+    const bogus = lbService('a');
+    bogus.status = { loadBalancer: { ingress: [{ ip: 'bogus' }] } };
+    expect(statusIps(bogus)).toBeUndefined();
   });
 
   it('builds a claimant with namespace default and the keys', () => {

@@ -125,8 +125,21 @@ export function isOurClass(svc: Service, loadBalancerClass: string | undefined):
   return svc.spec.loadBalancerClass === undefined ? ours === '' : svc.spec.loadBalancerClass === ours;
 }
 
-/** The addresses in status.loadBalancer.ingress, or undefined when one of them does not parse. */
-export function statusIps(svc: Service): IpAddress[] | undefined {
+/** Parsed status addresses per Service object: elections and BGP read them on every change. */
+const parsedStatus = new WeakMap<Service, readonly IpAddress[] | undefined>();
+
+/**
+ * The addresses in status.loadBalancer.ingress, or undefined when one of them does not parse. Remembered
+ * per Service object: sources hand out new objects for every change and never change one in place.
+ */
+export function statusIps(svc: Service): readonly IpAddress[] | undefined {
+  if (parsedStatus.has(svc)) return parsedStatus.get(svc);
+  const ips = parseStatusIps(svc);
+  parsedStatus.set(svc, ips);
+  return ips;
+}
+
+function parseStatusIps(svc: Service): IpAddress[] | undefined {
   const out: IpAddress[] = [];
   for (const ingress of svc.status?.loadBalancer?.ingress ?? []) {
     if (ingress.ip === undefined || ingress.ip === '') continue;

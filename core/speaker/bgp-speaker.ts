@@ -4,11 +4,11 @@ import { anySelectorMatches } from '../cluster/label-selector.ts';
 import type { BFDProfile, BGPPeer, LbConfig } from '../config/model.ts';
 import { AFI_IPV4, AFI_IPV6, SAFI_UNICAST, type AfiSafi } from '../bgp/afi.ts';
 import type { SessionConfig } from '../bgp/fsm/types.ts';
-import { advertisedRoutes, type AdvertiseOptions } from '../bgp/rib/advertised-routes.ts';
+import { advertisedRouteSteps, type AdvertiseOptions } from '../bgp/rib/advertised-routes.ts';
 import { BgpSession, type SessionEvent } from '../bgp/session/session.ts';
 import type { BgpConnection, BgpConnector } from '../bgp/session/transport.ts';
 import { IpAddress } from '../net/index.ts';
-import type { Clock } from '../runtime/clock.ts';
+import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import type { Random } from '../runtime/random.ts';
 import type { BfdSessionSpec, BfdWatch, BfdWatcher } from './bfd-watcher.ts';
 import { isDirectEbgp, peerTimers } from './bgp-peer-rules.ts';
@@ -48,8 +48,15 @@ export class BgpSpeaker {
   private snapshot: ClusterSnapshot | undefined;
   private config: LbConfig | undefined;
   private readonly sessions = new Map<string, PeerSession>();
+  private readonly timers: NamedTimers<'routes'>;
+  /** The route computation under way, a step per turn of the event loop (see routesInSteps). */
+  private computing: Generator<void, void> | undefined;
+  /** The cluster or configuration changed since the computation under way started. */
+  private stale = false;
 
-  constructor(private readonly deps: BgpSpeakerDeps) {}
+  constructor(private readonly deps: BgpSpeakerDeps) {
+    this.timers = new NamedTimers(deps.clock, `bgp ${deps.node}: `);
+  }
 
   setCluster(snapshot: ClusterSnapshot): void {
     this.snapshot = snapshot;
@@ -80,6 +87,8 @@ export class BgpSpeaker {
    * ends after BGP with AdminDown, which the peer must not take for a failure (RFC 5882 §3.2).
    */
   stop(mode: 'shutdown' | 'restart', reason: string): void {
+    this.timers.disarmAll();
+    this.computing = undefined;
     for (const s of this.sessions.values()) {
       s.session.stop(mode, reason);
       s.bfd?.watch.close({ adminDown: true });
@@ -127,7 +136,50 @@ export class BgpSpeaker {
         s.bfd.watch.update(bfd);
         s.bfd.key = bfdKey(bfd);
       }
-      s.session.setRoutes(advertisedRoutes(snapshot, config, this.deps.node, peer, this.deps.advertise));
+    }
+    this.stale = true;
+    if (this.computing === undefined) this.nextComputation();
+  }
+
+  /**
+   * Works out every session's routes in steps of a few hundred services, one per turn of the event loop,
+   * so 10,000 Services never block the loop for long; each session gets its routes when its turn comes.
+   * Changes that arrive meanwhile get the next computation, which starts as soon as this one ends.
+   */
+  private nextComputation(): void {
+    const { snapshot, config } = this;
+    if (!this.stale || !snapshot || !config) return;
+    this.stale = false;
+    this.computing = this.routesInSteps(snapshot, config, [...this.sessions.values()]);
+    this.step();
+  }
+
+  private step(): void {
+    const computing = this.computing;
+    if (computing === undefined) return;
+    if (!computing.next().done) {
+      this.timers.arm('routes', 0, () => this.step());
+      return;
+    }
+    this.computing = undefined;
+    this.nextComputation();
+  }
+
+  private *routesInSteps(
+    snapshot: ClusterSnapshot,
+    config: LbConfig,
+    sessions: readonly PeerSession[],
+  ): Generator<void, void> {
+    for (const s of sessions) {
+      const routes = yield* advertisedRouteSteps(
+        snapshot,
+        config,
+        this.deps.node,
+        s.peer,
+        this.deps.advertise,
+      );
+      // A session replaced or closed meanwhile keeps nothing of this computation.
+      if (this.sessions.get(s.peer.meta.name) === s) s.session.setRoutes(routes);
     }
   }
 

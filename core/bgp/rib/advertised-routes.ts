@@ -21,6 +21,9 @@ export interface AdvertiseOptions {
   ignoreExcludeLB?: boolean;
 }
 
+/** Services a step of advertisedRouteSteps handles before it yields: a few milliseconds' work. */
+export const SERVICES_PER_STEP = 500;
+
 /**
  * The routes this node advertises to one peer, as MetalLB's BGP speakers decide (speaker/bgp_controller.go
  * ShouldAnnounce and the BGPAdvertisement rules): every node announces every service whose pool a
@@ -35,11 +38,38 @@ export function advertisedRoutes(
   peer: BGPPeer,
   options: AdvertiseOptions = {},
 ): Route[] {
+  const steps = advertisedRouteSteps(snapshot, config, nodeName, peer, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same, in steps of SERVICES_PER_STEP services, so a speaker with 10,000 Services runs one step per
+ * turn of its event loop. Routes of one advertisement share one attributes object, so the RIB compares
+ * and groups them without writing their attributes out again.
+ */
+export function* advertisedRouteSteps(
+  snapshot: ClusterSnapshot,
+  config: LbConfig,
+  nodeName: string,
+  peer: BGPPeer,
+  options: AdvertiseOptions = {},
+): Generator<void, Route[]> {
   const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
   if (node === undefined || !nodeMayAnnounce(node, options)) return [];
   const slices = slicesByService(snapshot.endpointSlices);
+  const attributes = new Map<BGPAdvertisement, RouteAttributes>();
+  const attributesFor = (adv: BGPAdvertisement) => {
+    let a = attributes.get(adv);
+    if (a === undefined) attributes.set(adv, (a = attributesOf(adv)));
+    return a;
+  };
   const routes = new Map<string, Route>();
+  let done = 0;
   for (const svc of snapshot.services) {
+    if (++done % SERVICES_PER_STEP === 0) yield;
     if (svc.spec.type !== 'LoadBalancer' || !isOurClass(svc, options.loadBalancerClass)) continue;
     const ips = statusIps(svc);
     if (ips === undefined || ips.length === 0) continue;
@@ -52,7 +82,7 @@ export function advertisedRoutes(
       const pool = config.pools.find((p) => p.addresses.some((a) => a.range.contains(ip)));
       if (pool === undefined) continue;
       for (const adv of advertisementsFor(config.bgpAdvertisements, pool, node, peer)) {
-        add(routes, { prefix: aggregate(ip, adv), attributes: attributesOf(adv) });
+        add(routes, { prefix: aggregate(ip, adv), attributes: attributesFor(adv) });
       }
     }
   }

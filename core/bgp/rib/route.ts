@@ -21,10 +21,18 @@ export interface Route {
   readonly attributes: RouteAttributes;
 }
 
+/** Keys written so far, per attributes object: thousands of routes share one. */
+const keys = new WeakMap<RouteAttributes, string>();
+
 /** A stable text key: routes with equal keys can share one UPDATE. */
 export function attributesKey(a: RouteAttributes): string {
-  const large = a.largeCommunities.map((c) => `${c.globalAdmin}:${c.localData1}:${c.localData2}`);
-  return `${a.communities.join(',')}|${large.join(',')}|${a.localPref ?? ''}`;
+  let key = keys.get(a);
+  if (key === undefined) {
+    const large = a.largeCommunities.map((c) => `${c.globalAdmin}:${c.localData1}:${c.localData2}`);
+    key = `${a.communities.join(',')}|${large.join(',')}|${a.localPref ?? ''}`;
+    keys.set(a, key);
+  }
+  return key;
 }
 
 /** The union of two routes' communities; the higher local preference wins. */

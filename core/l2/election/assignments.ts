@@ -1,6 +1,6 @@
 import { isOurClass, statusIps } from '../../allocator/index.ts';
 import { slicesByService } from '../../cluster/slices-by-service.ts';
-import { serviceKey, type ClusterSnapshot, type EndpointSlice, type Service } from '../../cluster/types.ts';
+import { serviceKey, type ClusterSnapshot, type Service } from '../../cluster/types.ts';
 import type { IPAddressPool, LbConfig } from '../../config/index.ts';
 import type { IpAddress } from '../../net/index.ts';
 import { electInPlan } from './elect.ts';
@@ -59,7 +59,7 @@ export function* l2AssignmentSteps(
 ): Generator<void, L2Assignment[]> {
   const view = clusterView(snapshot.nodes, aliveSpeakers, interfacesByNode, options);
   const plans = new Map<IPAddressPool, PoolPlan>();
-  const slices = slicesOf(snapshot.endpointSlices);
+  const slices = slicesByService(snapshot.endpointSlices);
   const out: L2Assignment[] = [];
   let done = 0;
   for (const svc of snapshot.services) {
@@ -84,35 +84,20 @@ export function* l2AssignmentSteps(
   return out.sort((a, b) => compareText(a.service, b.service));
 }
 
-/** A Service's parsed addresses and their pool, per Service object and configuration. */
-const addressCache = new WeakMap<
-  Service,
-  { pools: readonly IPAddressPool[]; ips: IpAddress[] | undefined; pool: IPAddressPool | undefined }
->();
+/** A Service's pool, per Service object and configuration (its addresses statusIps remembers). */
+const poolCache = new WeakMap<Service, { pools: readonly IPAddressPool[]; pool: IPAddressPool | undefined }>();
 
 function addressesOf(
   svc: Service,
   config: LbConfig,
-): { ips: IpAddress[] | undefined; pool: IPAddressPool | undefined } {
-  let entry = addressCache.get(svc);
+): { ips: readonly IpAddress[] | undefined; pool: IPAddressPool | undefined } {
+  const ips = statusIps(svc);
+  let entry = poolCache.get(svc);
   if (entry === undefined || entry.pools !== config.pools) {
-    const ips = statusIps(svc);
-    entry = { pools: config.pools, ips, pool: ips === undefined ? undefined : poolOf(config.pools, ips) };
-    addressCache.set(svc, entry);
+    entry = { pools: config.pools, pool: ips === undefined ? undefined : poolOf(config.pools, ips) };
+    poolCache.set(svc, entry);
   }
-  return entry;
-}
-
-/** EndpointSlices by Service, per snapshot's slice list. */
-const sliceCache = new WeakMap<readonly EndpointSlice[], Map<string, EndpointSlice[]>>();
-
-function slicesOf(all: readonly EndpointSlice[]): Map<string, EndpointSlice[]> {
-  let bySvc = sliceCache.get(all);
-  if (bySvc === undefined) {
-    bySvc = slicesByService(all);
-    sliceCache.set(all, bySvc);
-  }
-  return bySvc;
+  return { ips, pool: entry.pool };
 }
 
 /** MetalLB's poolFor: the pool whose ranges hold every one of the service's addresses. */

@@ -3,7 +3,7 @@
  * each node running `lblab speaker` (the command a user runs) with a cluster file and MetalLB
  * configuration written here, the service addresses delivered locally on every node.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BgpRouter, BgpRouterSpec } from '../../sut/router.ts';
@@ -167,7 +167,17 @@ export class BgpLab {
   }
 
   startSpeaker(name: string): void {
-    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir, this.speakerArgs));
+    const args = [...this.speakerArgs, '--lab-control', this.controlFile(name)];
+    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir, args));
+  }
+
+  /** Blocks a speaker's main event loop for `ms` (`lblab speaker --lab-control`). */
+  async stallSpeaker(name: string, ms: number): Promise<void> {
+    await appendFile(this.controlFile(name), `stall ${Math.round(ms)}\n`);
+  }
+
+  private controlFile(name: string): string {
+    return join(this.dir, `${name}.lab-control`);
   }
 
   async stopSpeaker(name: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {

@@ -69,13 +69,13 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
    * not get to before the next change, it may skip); then waits until every speaker has digested the last
    * appearance, and resets the lab.
    */
-  async function burst(count: number): Promise<Run> {
+  async function burst(count: number, o: { loaded: boolean }): Promise<Run> {
     const owner = expectedOwner(nodeNames, vip4);
     const marks = new Map([...l2.speakers].map(([n, s]) => [n, s.log.length]));
     const probing = l2.probe(vip4, 100, 9);
     await sleep(500);
     const node = l2.nodes.get('n1')!;
-    await Promise.all([0, 1].map((cpu) => startCpuHog(node, { seconds: 6, cpu })));
+    if (o.loaded) await Promise.all([0, 1].map((cpu) => startCpuHog(node, { seconds: 6, cpu })));
     const t0 = performance.now();
     await l2.writeCluster(count);
     await sleep(2000);
@@ -100,17 +100,22 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
     };
   }
 
+  const summary = (label: string, runs: readonly Run[]) => {
+    const stalls = runs.flatMap((r) => r.stallsMs);
+    console.log(
+      `burst ${label}: client gaps ${runs.map((r) => Math.round(r.gapMs)).join(', ')} ms, lost ${runs.map((r) => r.lost).join(', ')}; ` +
+        `main-loop stalls ≥100 ms: ${stalls.length} (longest ${Math.max(0, ...stalls)} ms); ` +
+        `deaths ${runs.map((r) => r.deaths.length).join(', ')}, conflicts ${runs.map((r) => r.conflicts.length).join(', ')}, moves ${runs.map((r) => r.webMoves.length).join(', ')}; ` +
+        `digested in ${runs.map((r) => (r.digestedMs / 1000).toFixed(1)).join(', ')} s`,
+    );
+    return stalls;
+  };
+
   for (const count of [4000, 10_000]) {
-    it(`${count} Services, five runs: no death, no move, no CONFLICT, no gap above 50 ms, no long stall`, async () => {
+    it(`${count} Services with both cores busy, five runs: no death, no move, no CONFLICT, no gap above 50 ms`, async () => {
       const runs: Run[] = [];
-      for (let i = 0; i < 5; i++) runs.push(await burst(count));
-      const stalls = runs.flatMap((r) => r.stallsMs);
-      console.log(
-        `burst ${count}: client gaps ${runs.map((r) => Math.round(r.gapMs)).join(', ')} ms, lost ${runs.map((r) => r.lost).join(', ')}; ` +
-          `main-loop stalls ≥100 ms: ${stalls.length} (longest ${Math.max(0, ...stalls)} ms); ` +
-          `deaths ${runs.map((r) => r.deaths.length).join(', ')}, conflicts ${runs.map((r) => r.conflicts.length).join(', ')}, moves ${runs.map((r) => r.webMoves.length).join(', ')}; ` +
-          `digested in ${runs.map((r) => (r.digestedMs / 1000).toFixed(1)).join(', ')} s`,
-      );
+      for (let i = 0; i < 5; i++) runs.push(await burst(count, { loaded: true }));
+      const stalls = summary(`${count}, cores busy`, runs);
       for (const r of runs) {
         expect(r.deaths).toEqual([]);
         expect(r.conflicts).toEqual([]);
@@ -118,8 +123,15 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
         expect(r.gapMs).toBeLessThanOrEqual(50);
         expect(r.lost).toBe(0);
       }
-      // Every speaker logs each turn of its main loop that ran 100 ms late or more.
-      expect(stalls).toEqual([]);
+      // With both cores taken the main loop may run late, but nowhere near the liveness bound (2 s).
+      expect(Math.max(0, ...stalls)).toBeLessThan(1000);
     }, 400_000);
   }
+
+  it('10,000 Services appear, vanish and appear again: the main loop never blocks for 100 ms (three runs)', async () => {
+    const runs: Run[] = [];
+    for (let i = 0; i < 3; i++) runs.push(await burst(10_000, { loaded: false }));
+    // Every speaker logs each turn of its main loop that ran 100 ms late or more.
+    expect(summary('10000, idle machine', runs)).toEqual([]);
+  }, 300_000);
 });
