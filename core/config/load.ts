@@ -1,7 +1,7 @@
 /**
  * The configuration loader: files (or objects from the cluster) in, a validated LbConfig or every
- * problem found out. A configuration
- * with any error is rejected whole, as MetalLB rejects it, so a half-applied configuration never runs.
+ * problem found out. A configuration with any error is rejected whole, as MetalLB rejects it, so a
+ * half-applied configuration never runs.
  */
 import type { NodeLabels } from './checks/node-overlap.ts';
 import { crossCheck } from './cross-checks.ts';
