@@ -15,6 +15,7 @@ import { webhookNames } from './paths.ts';
 import {
   inspectSecret,
   secretData,
+  secretKeys,
   type Inspection,
   type WebhookCertificates,
 } from './secret-certificates.ts';
@@ -152,8 +153,17 @@ export class CertificateKeeper {
       }
       await kube.writeSecret(this.secretBody(secret, certificates));
       this.options.onEvent?.({ ...issued.event, servingNotAfter: notAfter(inspection) });
-    } else if (this.served?.serving.cert !== certificates.serving.cert) {
-      this.options.onEvent?.({ kind: 'adopted', servingNotAfter: notAfter(inspection) });
+    } else {
+      // Earlier CAs that expired since leave the bundle, in the Secret as in the caBundles.
+      if (
+        secret !== undefined &&
+        secretData(certificates)[secretKeys.caCert] !== secret.data?.[secretKeys.caCert]
+      ) {
+        await kube.writeSecret(this.secretBody(secret, certificates));
+      }
+      if (this.served?.serving.cert !== certificates.serving.cert) {
+        this.options.onEvent?.({ kind: 'adopted', servingNotAfter: notAfter(inspection) });
+      }
     }
     // The bundle first: kube-apiserver must trust a new CA before the server presents what it signed.
     await this.writeCaBundles(certificates.caBundle);

@@ -47,7 +47,7 @@ export async function issueCa(commonName: string, validity: Validity): Promise<K
     },
     crypto,
   );
-  return { cert: cert.toString('pem'), key: await keyPem(keys.privateKey) };
+  return { cert: `${cert.toString('pem')}\n`, key: await keyPem(keys.privateKey) };
 }
 
 export async function issueServing(
@@ -77,15 +77,16 @@ export async function issueServing(
     },
     crypto,
   );
-  return { cert: cert.toString('pem'), key: await keyPem(keys.privateKey) };
+  return { cert: `${cert.toString('pem')}\n`, key: await keyPem(keys.privateKey) };
 }
 
 async function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
   return crypto.subtle.generateKey(keyAlgorithm, true, ['sign', 'verify']);
 }
 
+/** PEM ends with a newline, as files and `kubectl create secret tls` have it (and the Secret is read back). */
 async function keyPem(key: CryptoKey): Promise<string> {
-  return x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
+  return `${x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY')}\n`;
 }
 
 function pemBody(pem: string): ArrayBuffer {
