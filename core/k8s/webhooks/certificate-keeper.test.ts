@@ -239,6 +239,49 @@ describe('webhook certificates', () => {
     expect(kube.conversion.caBundle).toBe('');
   });
 
+  it('are served at start even when a caBundle cannot be written, which a later pass then writes', async () => {
+    const kube = new FakeKube();
+    kube.webhookWriteError = new Error('403: cannot patch validatingwebhookconfigurations');
+    const { k, events, clock, runUntil } = keeper(kube);
+    const first = await k.start();
+    await k.idle();
+    expect(events.at(-1)).toEqual({
+      kind: 'sync-failed',
+      error: '403: cannot patch validatingwebhookconfigurations',
+      retryInMs: 1000,
+    });
+    kube.webhookWriteError = undefined;
+    await runUntil(clock.now() + 1000);
+    k.stop();
+    expect(kube.webhooks?.every((w) => w.caBundle === b64(first.caBundle))).toBe(true);
+  });
+
+  it('keep serving what kube-apiserver trusts while a new CA cannot be put in the caBundles', async () => {
+    const kube = new FakeKube();
+    const { k, served, runUntil } = keeper(kube, { caLifetimeMs: 90 * day, servingLifetimeMs: 30 * day });
+    const first = await k.start();
+    await runUntil(59 * day);
+    kube.webhookWriteError = new Error('503: etcd leader changed');
+    await runUntil(61 * day);
+    expect(served.at(-1)?.caBundle).toBe(first.caBundle);
+    kube.webhookWriteError = undefined;
+    await runUntil(62 * day);
+    k.stop();
+    const renewed = served.at(-1)?.caBundle ?? '';
+    expect(pemCount(renewed)).toBe(2);
+    expect(kube.webhooks?.every((w) => w.caBundle === b64(renewed))).toBe(true);
+  });
+
+  it('reject start when stopped before the first certificates are ready', async () => {
+    const kube = new FakeKube();
+    kube.put({ metadata: { name: 'metallb-webhook-cert', namespace }, type: 'kubernetes.io/basic-auth' });
+    const { k } = keeper(kube);
+    const started = k.start();
+    await k.idle();
+    k.stop();
+    await expect(started).rejects.toThrow('stopped before the webhook certificates were ready');
+  });
+
   it('settle on one Secret when two replicas start together: the loser adopts the winner', async () => {
     const kube = new FakeKube();
     const a = keeper(kube);

@@ -36,7 +36,7 @@ export interface KeeperOptions {
   caLifetimeMs?: number;
   /** Default 1 year. */
   servingLifetimeMs?: number;
-  /** Default 60 s. */
+  /** Default 60 s, at most a day. */
   resyncMs?: number;
   /** Called with the certificates to serve: first at start, then on every change. */
   onCertificates(certificates: WebhookCertificates): void;
@@ -73,16 +73,27 @@ export class CertificateKeeper {
   private readonly caLifetimeMs: number;
   private readonly servingLifetimeMs: number;
   private readonly resyncMs: number;
-  private firstReady: { resolve(c: WebhookCertificates): void; promise: Promise<WebhookCertificates> };
+  private readonly firstReady: {
+    promise: Promise<WebhookCertificates>;
+    resolve(c: WebhookCertificates): void;
+    reject(err: Error): void;
+  };
 
   constructor(private readonly options: KeeperOptions) {
     this.dnsNames = serviceDnsNames(webhookNames.service, options.namespace);
     this.caLifetimeMs = options.caLifetimeMs ?? 3650 * day;
     this.servingLifetimeMs = options.servingLifetimeMs ?? 365 * day;
-    this.resyncMs = options.resyncMs ?? 60_000;
+    // At most a day: platform timers overflow (and fire at once) past 24.8 days.
+    this.resyncMs = Math.min(options.resyncMs ?? 60_000, day);
     let resolve!: (c: WebhookCertificates) => void;
-    const promise = new Promise<WebhookCertificates>((r) => (resolve = r));
-    this.firstReady = { resolve, promise };
+    let reject!: (err: Error) => void;
+    const promise = new Promise<WebhookCertificates>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A keeper stopped before it was ready rejects start(); nobody may be waiting any more.
+    promise.catch(() => {});
+    this.firstReady = { promise, resolve, reject };
   }
 
   /** Runs the first pass, retrying until it succeeds, and resolves with the certificates to serve. */
@@ -94,6 +105,7 @@ export class CertificateKeeper {
   stop(): void {
     this.stopped = true;
     this.timer?.cancel();
+    this.firstReady.reject(new Error('stopped before the webhook certificates were ready'));
   }
 
   /** Resolves when no pass is running (tests await this after moving a virtual clock). */
@@ -166,17 +178,26 @@ export class CertificateKeeper {
       }
     }
     // The bundle first: kube-apiserver must trust a new CA before the server presents what it signed.
-    await this.writeCaBundles(certificates.caBundle);
-    if (
-      this.served?.serving.cert !== certificates.serving.cert ||
-      this.served.caBundle !== certificates.caBundle
-    ) {
-      this.served = certificates;
-      this.options.onCertificates(certificates);
-      this.firstReady.resolve(certificates);
+    try {
+      await this.writeCaBundles(certificates.caBundle);
+    } catch (err) {
+      // At start, serve anyway (nothing is served yet, and a caBundle may be kept by other means);
+      // later, keep serving what kube-apiserver trusts until the bundles are in place.
+      if (this.served === undefined) this.serve(certificates);
+      throw err;
     }
+    this.serve(certificates);
     const renewAt = Math.min(renewAtOf(inspection.ca), renewAtOf(inspection.serving));
     return Math.max(0, Math.min(renewAt - this.wallNow(), this.resyncMs));
+  }
+
+  private serve(certificates: WebhookCertificates): void {
+    const served = this.served;
+    if (served?.serving.cert === certificates.serving.cert && served.caBundle === certificates.caBundle)
+      return;
+    this.served = certificates;
+    this.options.onCertificates(certificates);
+    this.firstReady.resolve(certificates);
   }
 
   private async issue(

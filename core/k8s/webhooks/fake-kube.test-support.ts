@@ -15,8 +15,8 @@ export class FakeKube implements WebhookKube {
   }));
   conversion: { strategy: string; caBundle: string } | undefined = { strategy: 'Webhook', caBundle: '' };
   readonly writes: string[] = [];
-  /** Runs before each Secret write (a rival replica's write, in the conflict test). */
-  beforeSecretWrite: (() => void) | undefined;
+  /** Set, webhook configuration writes fail with it (RBAC missing, say). */
+  webhookWriteError: Error | undefined;
   private version = 1;
 
   readSecret(namespace: string, name: string): Promise<V1Secret | undefined> {
@@ -26,7 +26,6 @@ export class FakeKube implements WebhookKube {
   }
 
   writeSecret(secret: V1Secret): Promise<void> {
-    this.beforeSecretWrite?.();
     const incoming = secret.metadata?.resourceVersion;
     const stored = this.secret?.metadata?.resourceVersion;
     if (incoming !== stored)
@@ -53,6 +52,7 @@ export class FakeKube implements WebhookKube {
   }
 
   writeWebhookCaBundles(_configuration: string, names: readonly string[], caBundle: string): Promise<void> {
+    if (this.webhookWriteError !== undefined) return Promise.reject(this.webhookWriteError);
     if (this.webhooks === undefined || names.some((n, i) => this.webhooks?.[i]?.name !== n)) {
       return Promise.reject(new Error('422: test operation failed'));
     }
