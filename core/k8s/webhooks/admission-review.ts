@@ -17,7 +17,6 @@ export interface AdmissionRequest {
   name?: string;
   object?: unknown;
   oldObject?: unknown;
-  dryRun: boolean;
 }
 
 export type Verdict =
@@ -53,7 +52,6 @@ export function readAdmissionReview(
     uid,
     kind: { group: text(kind['group']), version: text(kind['version']), kind: kind['kind'] },
     operation,
-    dryRun: request['dryRun'] === true,
   };
   // kube-apiserver sends null for the side that does not exist (oldObject on CREATE, object on DELETE).
   for (const field of ['namespace', 'name'] as const) {

@@ -78,6 +78,16 @@ describe('validating webhooks over HTTPS', () => {
     expect((await review('DELETE', { oldObject: bfd1 })).allowed).toBe(true);
   });
 
+  it('judge a DELETE without oldObject (kube-apiserver before 1.15) by the name the request gives', async () => {
+    h.cluster.push(bfd1, peer1);
+    const body = admissionReview('DELETE', { oldObject: bfd1 });
+    body.request['oldObject'] = null;
+    const reply = await post(h.webhooks.port, path('BFDProfile'), body, {
+      ca: h.webhooks.certificates().caBundle,
+    });
+    expect(responseOf(reply)).toMatchObject({ allowed: false, status: { code: 403 } });
+  });
+
   it('refuse a change that breaks another object, naming that object', async () => {
     h.cluster.push(pool('pool3', { addresses: ['198.18.2.0/24'] }), bgpAdv('adv', { aggregationLength: 24 }));
     const response = await review('CREATE', { object: pool('pool4', { addresses: ['198.18.3.0/28'] }) });

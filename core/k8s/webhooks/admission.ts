@@ -2,7 +2,7 @@
  * One validating webhook call: the AdmissionReview in, the verdict out. Refusals carry every error the
  * change causes, one per line, each naming the object and field as kubectl users know them.
  */
-import { formatIssue, type NodeLabels } from '../../config/index.ts';
+import { formatIssue, objectLabel, type NodeLabels } from '../../config/index.ts';
 import { admissionReview, readAdmissionReview, type Verdict } from './admission-review.ts';
 import { judge } from './judge.ts';
 import type { ValidatedKind } from './paths.ts';
@@ -51,7 +51,10 @@ export async function admit(kind: ValidatedKind, body: unknown, ctx: AdmissionCo
     const message = `cannot read the current MetalLB resources: ${err instanceof Error ? err.message : String(err)}`;
     return answer(request.uid, { allowed: false, code: 500, message, warnings: [] });
   }
-  const judged = judge(request, existing, {
+  // The object, or (kube-apiserver before 1.15 sent no oldObject on DELETE) what the request names.
+  const named = { kind: request.kind.kind, metadata: { namespace: request.namespace, name: request.name } };
+  const subject = objectLabel(request.object ?? request.oldObject ?? named);
+  const judged = judge({ ...request, subject }, existing, {
     namespace: ctx.namespace,
     ...(nodes === undefined ? {} : { nodes }),
   });
@@ -60,7 +63,7 @@ export async function admit(kind: ValidatedKind, body: unknown, ctx: AdmissionCo
   const lines = judged.errors.map(formatIssue);
   // A deletion is refused for what it leaves behind, which the errors name; say what they are about.
   const message =
-    request.operation === 'DELETE' ? `${judged.subject} is in use: ${lines.join('\n')}` : lines.join('\n');
+    request.operation === 'DELETE' ? `${subject} is in use: ${lines.join('\n')}` : lines.join('\n');
   return answer(request.uid, { allowed: false, code: 403, message, warnings });
 }
 

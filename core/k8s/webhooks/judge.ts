@@ -8,7 +8,6 @@
 import {
   labelled,
   loadObjects,
-  objectLabel,
   type ConfigIssue,
   type ConfigObject,
   type LoadOptions,
@@ -19,6 +18,8 @@ export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 export interface Change {
   operation: Operation;
+  /** How messages name the object changed (objectLabel): `IPAddressPool metallb-system/pool1`. */
+  subject: string;
   /** The object as it will be (CREATE, UPDATE). */
   object?: unknown;
   /** The object as it was (UPDATE, DELETE), as the API server sends it. */
@@ -26,8 +27,6 @@ export interface Change {
 }
 
 export interface Judgement {
-  /** How every issue names the submitted object: `IPAddressPool metallb-system/pool1`. */
-  subject: string;
   /** Errors the change causes; the change is refused when there is any. */
   errors: ConfigIssue[];
   /** Warnings the change causes, passed on to the user. */
@@ -40,7 +39,7 @@ export interface Judgement {
  * blame it, and messages about others stay the same on both sides.
  */
 export function judge(change: Change, existing: readonly unknown[], options: LoadOptions): Judgement {
-  const subject = objectLabel(change.operation === 'DELETE' ? change.oldObject : change.object);
+  const { subject } = change;
   const current = labelled(existing);
   const others = current.filter((o) => o.label !== subject);
   // The API server's oldObject is authoritative; a cache may lag behind it.
@@ -59,7 +58,6 @@ export function judge(change: Change, existing: readonly unknown[], options: Loa
     return (i: ConfigIssue) => i.file === subject || !known.has(key(i));
   };
   return {
-    subject,
     errors: errorsOf(after).filter(causedBy(errorsOf(before))),
     warnings: after.warnings.filter(causedBy(before.warnings)),
   };
