@@ -50,12 +50,16 @@ export async function listenHttps(options: {
       } catch (err) {
         return send(400, `the body is not JSON: ${err instanceof Error ? err.message : String(err)}\n`);
       }
-      const reply = options.handle(path, body);
+      const failed = (err: unknown) => send(500, `${err instanceof Error ? err.message : String(err)}\n`);
+      let reply: Promise<Reply> | undefined;
+      try {
+        reply = options.handle(path, body);
+      } catch (err) {
+        // A handler's bug answers this call with 500; it must not take the process down.
+        return failed(err);
+      }
       if (reply === undefined) return send(404, `no webhook at ${path}\n`);
-      reply.then(
-        (r) => send(r.status, r.body),
-        (err: unknown) => send(500, `${err instanceof Error ? err.message : String(err)}\n`),
-      );
+      reply.then((r) => send(r.status, r.body), failed);
     });
   });
   await new Promise<void>((resolve, reject) => {
