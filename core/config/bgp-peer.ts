@@ -30,6 +30,9 @@ const v1beta1Fields = {
   ebgpMultiHop: bool,
 };
 
+/** The spec fields both BGPPeer versions have; the rest are v1beta2's alone (the conversion webhook keeps them). */
+export const bgpPeerV1beta1SpecFields: readonly string[] = Object.keys(v1beta1Fields);
+
 const v1beta2Fields = {
   ...v1beta1Fields,
   dynamicASN: str,

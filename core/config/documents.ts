@@ -15,6 +15,8 @@ export interface RawDocument {
   file: string;
   /** 0-based, counting every document in the file including empty ones, as editors and kubectl count them. */
   document: number;
+  /** Set for an object read from the cluster; `file` is then its label (see objects.ts). */
+  object?: true;
   value: unknown;
 }
 

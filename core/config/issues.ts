@@ -1,11 +1,13 @@
 /**
  * What is wrong with a configuration, said so a user can find it: the file, the 0-based document in
- * that file, the resource (kind and name, when known) and the field path inside it.
+ * that file, the resource (kind and name, when known) and the field path inside it. For an object read
+ * from the cluster, `file` is its label and `object` is set.
  */
 export interface ConfigIssue {
   file: string;
   /** 0-based index of the YAML document in the file. */
   document: number;
+  object?: true;
   kind?: string;
   name?: string;
   /** Field path inside the resource, e.g. `spec.addresses[1]`; empty for the document as a whole. */
@@ -16,15 +18,19 @@ export interface ConfigIssue {
   column?: number;
 }
 
-/** `pools.yaml: document 2 (IPAddressPool "first-pool"): spec.addresses[1]: <message>` */
+/**
+ * `pools.yaml: document 2 (IPAddressPool "first-pool"): spec.addresses[1]: <message>`, or for an object
+ * from the cluster `IPAddressPool metallb-system/first-pool: spec.addresses[1]: <message>`.
+ */
 export function formatIssue(issue: ConfigIssue): string {
+  const path = issue.path === '' ? '' : `: ${issue.path}`;
+  if (issue.object) return `${issue.file}${path}: ${issue.message}`;
   const position =
     issue.line === undefined ? '' : `:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
   const resource =
     issue.kind === undefined
       ? ''
       : ` (${issue.kind}${issue.name === undefined ? '' : ` ${JSON.stringify(issue.name)}`})`;
-  const path = issue.path === '' ? '' : `: ${issue.path}`;
   return `${issue.file}${position}: document ${issue.document}${resource}${path}: ${issue.message}`;
 }
 
@@ -32,6 +38,7 @@ export function formatIssue(issue: ConfigIssue): string {
 export interface ResourceContext {
   file: string;
   document: number;
+  object?: true;
   kind?: string;
   name?: string;
 }
@@ -74,6 +81,7 @@ export interface IssueSink {
 /** Issues compare with toEqual in tests and print cleanly, so absent kind/name are left out, not undefined. */
 function withoutUndefined(ctx: ResourceContext): ResourceContext {
   const out: ResourceContext = { file: ctx.file, document: ctx.document };
+  if (ctx.object) out.object = true;
   if (ctx.kind !== undefined) out.kind = ctx.kind;
   if (ctx.name !== undefined) out.name = ctx.name;
   return out;

@@ -5,7 +5,7 @@
  */
 import type { IssueSink } from './issues.ts';
 import { checkLabels, dnsSubdomainProblem } from './labels.ts';
-import type { ResourceMeta } from './model.ts';
+import type { ResourceMeta, ResourceSource } from './model.ts';
 import { ignored, isMapping, object, str, stringMap, type Decoder, type ObjectOf } from './schema.ts';
 
 const metadataDecoder = object({
@@ -28,7 +28,7 @@ const metadataDecoder = object({
 
 /** One YAML document that names a known kind, ready for its kind's parser. */
 export interface DocumentInput {
-  source: { file: string; document: number };
+  source: ResourceSource;
   value: Record<string, unknown>;
   log: IssueSink;
   /** The namespace MetalLB runs in; its resources (and peers' password Secrets) must live there. */

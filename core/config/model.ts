@@ -9,8 +9,18 @@ export interface ResourceMeta {
   name: string;
   namespace: string;
   labels: Record<string, string>;
-  /** Where the resource came from, for messages: file and 0-based document index. */
-  source: { file: string; document: number };
+  /** Where the resource came from, for messages. */
+  source: ResourceSource;
+}
+
+/** A document of a file, or an object read from the cluster (loadObjects). */
+export interface ResourceSource {
+  /** The file as the user named it, or for an object its label (`IPAddressPool metallb-system/pool1`). */
+  file: string;
+  /** 0-based document index in the file; 0 for an object. */
+  document: number;
+  /** Set for an object from the cluster: messages then name it by its label alone, with no document. */
+  object?: true;
 }
 
 export interface ServiceAllocation {

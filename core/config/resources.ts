@@ -7,10 +7,12 @@ import { parseBFDProfile } from './bfd-profile.ts';
 import { parseBGPAdvertisement } from './bgp-advertisement.ts';
 import { parseBGPPeer } from './bgp-peer.ts';
 import { parseCommunityResource } from './community-resource.ts';
+import type { RawDocument } from './documents.ts';
 import { parseIPAddressPool } from './ip-address-pool.ts';
 import type { IssueLog, ResourceContext } from './issues.ts';
 import { parseL2Advertisement } from './l2-advertisement.ts';
 import type { DocumentInput } from './metadata.ts';
+import type { ResourceSource } from './model.ts';
 import type { Kind, Parsed } from './parsed.ts';
 import { describe, isMapping } from './schema.ts';
 import { parseSecret } from './secret.ts';
@@ -39,12 +41,10 @@ export interface Declared {
   parsed?: Parsed;
 }
 
-export function readResource(
-  doc: { file: string; document: number; value: unknown },
-  log: IssueLog,
-  namespace: string,
-): Declared | undefined {
-  const source = { file: doc.file, document: doc.document };
+export function readResource(doc: RawDocument, log: IssueLog, namespace: string): Declared | undefined {
+  const source: ResourceSource = doc.object
+    ? { file: doc.file, document: doc.document, object: true }
+    : { file: doc.file, document: doc.document };
   if (!isMapping(doc.value)) {
     log.error(
       source,

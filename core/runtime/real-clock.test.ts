@@ -11,4 +11,9 @@ describe('RealClock', () => {
     });
     expect(fired).toBeGreaterThanOrEqual(19);
   });
+
+  it('places now() on the wall clock through epochMs', () => {
+    const clock = new RealClock();
+    expect(Math.abs(clock.epochMs + clock.now() - Date.now())).toBeLessThan(50);
+  });
 });

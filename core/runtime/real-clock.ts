@@ -2,6 +2,9 @@ import type { Clock, Timer } from './clock.ts';
 
 /** The wall clock: monotonic time from performance.now and the platform's timers. */
 export class RealClock implements Clock {
+  /** Wall-clock time (ms since 1970) at which now() read 0, for what needs absolute dates (certificates). */
+  readonly epochMs = performance.timeOrigin;
+
   now(): number {
     return performance.now();
   }
