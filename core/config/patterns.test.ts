@@ -72,11 +72,12 @@ describe('address patterns against core/net', () => {
     );
   });
 
-  it('ipv4Pattern matches exactly the IPv4 addresses IpAddress.parse accepts', () => {
-    const family4 = (text: string) => parses(text) && IpAddress.parse(text).family === 4;
+  it('ipv4Pattern and ipv6Pattern match exactly the addresses of their family that IpAddress.parse accepts', () => {
+    const family = (text: string) => (parses(text) ? IpAddress.parse(text).family : undefined);
     fc.assert(
       fc.property(addressLike, (text) => {
-        expect(matches(patterns.ipv4Pattern, text)).toBe(family4(text));
+        expect(matches(patterns.ipv4Pattern, text)).toBe(family(text) === 4);
+        expect(matches(patterns.ipv6Pattern, text)).toBe(family(text) === 6);
       }),
       runs,
     );
@@ -85,12 +86,14 @@ describe('address patterns against core/net', () => {
   it('the optional forms also match the empty string, which the BGPPeer fields read as "not set"', () => {
     expect(matches(patterns.optionalIpPattern, '')).toBe(true);
     expect(matches(patterns.optionalIpv4Pattern, '')).toBe(true);
+    expect(matches(patterns.optionalIpv6Pattern, '')).toBe(true);
     expect(matches(patterns.ipPattern, '')).toBe(false);
     fc.assert(
       fc.property(addressLike, (text) => {
         if (text === '') return;
         expect(matches(patterns.optionalIpPattern, text)).toBe(matches(patterns.ipPattern, text));
         expect(matches(patterns.optionalIpv4Pattern, text)).toBe(matches(patterns.ipv4Pattern, text));
+        expect(matches(patterns.optionalIpv6Pattern, text)).toBe(matches(patterns.ipv6Pattern, text));
       }),
       runs,
     );

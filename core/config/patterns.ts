@@ -84,9 +84,11 @@ function v6Alternatives(): string[] {
 const v6 = `(?:${v6Alternatives().join('|')})`;
 
 export const ipv4Pattern = whole(v4);
+export const ipv6Pattern = whole(v6);
 export const ipPattern = whole(`${v4}|${v6}`);
 /** What core/net parses as an address, or nothing (fields where an empty string means "not set"). */
 export const optionalIpv4Pattern = whole(`(?:${v4})?`);
+export const optionalIpv6Pattern = whole(`(?:${v6})?`);
 export const optionalIpPattern = whole(`(?:${v4}|${v6})?`);
 
 /** The characters String.prototype.trim removes, which a range may carry around its "-". */

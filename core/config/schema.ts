@@ -29,7 +29,10 @@ export function described<T>(schema: StructuralSchema, decode: Decoder<T>): Desc
  * parser checks, and the tests hold the two together.
  */
 export function checkedLater<T>(decoder: Described<T>, rule: StructuralSchema): Described<T> {
-  return described({ ...decoder.schema, ...rule }, decoder);
+  const schema = { ...decoder.schema, ...rule };
+  if (decoder.schema.required !== undefined && rule.required !== undefined)
+    schema.required = [...new Set([...decoder.schema.required, ...rule.required])];
+  return described(schema, decoder);
 }
 
 function isDescribed<T>(decoder: Decoder<T>): decoder is Described<T> {
