@@ -14,24 +14,24 @@ function whole(body: string): string {
 /** The decimal numbers 0..max written without leading zeros, as alternatives with their length. */
 function decimalsUpTo(max: bigint): { body: string; length: number }[] {
   const digits = max.toString();
+  const anyDigits = (count: number) => (count === 0 ? '' : count === 1 ? '[0-9]' : `[0-9]{${count}}`);
+  const range = (low: number, high: number) => (low === high ? String(low) : `[${low}-${high}]`);
   const out: { body: string; length: number }[] = [];
   // Every length shorter than max's is free: 0-9, then 10-99, ...
   for (let length = 1; length < digits.length; length++) {
-    out.push({ body: length === 1 ? '[0-9]' : `[1-9][0-9]{${length - 1}}`, length });
+    out.push({ body: length === 1 ? '[0-9]' : `[1-9]${anyDigits(length - 1)}`, length });
   }
-  // Of max's own length: keep a prefix of max, then a smaller digit, then any digits.
+  // Of max's own length: keep a prefix of max, then a smaller digit (at the last, up to max's), then any.
   for (let i = 0; i < digits.length; i++) {
+    const last = i === digits.length - 1;
     const low = i === 0 && digits.length > 1 ? 1 : 0;
-    const high = Number(digits[i]) - 1;
+    const high = Number(digits[i]) - (last ? 0 : 1);
     if (high < low) continue;
-    const rest = digits.length - i - 1;
-    const digit = high === low ? String(low) : `[${low}-${high}]`;
     out.push({
-      body: `${digits.slice(0, i)}${digit}${rest === 0 ? '' : `[0-9]{${rest}}`}`,
+      body: `${digits.slice(0, i)}${range(low, high)}${anyDigits(digits.length - i - 1)}`,
       length: digits.length,
     });
   }
-  out.push({ body: digits, length: digits.length });
   return out;
 }
 
