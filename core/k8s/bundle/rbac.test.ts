@@ -170,19 +170,4 @@ describe('least-privilege RBAC', () => {
     expect([authorized(bundle(true), vwc), authorized(bundle(true), crd)]).toEqual([true, true]);
     expect([authorized(bundle(false), vwc), authorized(bundle(false), crd)]).toEqual([false, false]);
   });
-
-  it("names the roles as MetalLB does and binds them to the agents' ServiceAccounts", () => {
-    expect(
-      bundle(true).map((o) => `${o.kind} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`),
-    ).toEqual([
-      'ClusterRole /metallb-system:controller',
-      'ClusterRoleBinding /metallb-system:controller',
-      'Role metallb-system/controller',
-      'RoleBinding metallb-system/controller',
-      'ClusterRole /metallb-system:speaker',
-      'ClusterRoleBinding /metallb-system:speaker',
-      'Role metallb-system/speaker',
-      'RoleBinding metallb-system/speaker',
-    ]);
-  });
 });

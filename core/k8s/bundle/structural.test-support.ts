@@ -83,7 +83,8 @@ function nested(
 function common(s: StructuralSchema, path: string, fail: Fail): void {
   if ('uniqueItems' in s) fail(path, 'uniqueItems is forbidden (quadratic); use x-kubernetes-list-type set');
   if (s.pattern !== undefined) {
-    if (/\(\?[=!<]|\\[1-9pPuxk]/.test(s.pattern)) fail(path, 'pattern uses syntax Go RE2 reads differently');
+    if (/\(\?[=!<]|\\[1-9Pku]|\\x\{|\\p(?!\{Z\}|\{Cf\})/.test(s.pattern))
+      fail(path, 'pattern uses syntax Go RE2 reads differently');
     if (!s.pattern.startsWith('^') || !s.pattern.endsWith('$')) fail(path, 'pattern is not anchored');
     try {
       new RegExp(s.pattern, 'u');
