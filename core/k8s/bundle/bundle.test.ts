@@ -272,6 +272,9 @@ describe('the install bundle', () => {
     const args = find<V1Deployment>(objects, 'Deployment', 'controller').spec?.template.spec?.containers[0]
       ?.args;
     expect(args).toEqual(['controller', '--namespace', 'metallb-system', '--webhook-mode', 'disabled']);
+    const ports = find<V1Deployment>(objects, 'Deployment', 'controller').spec?.template.spec?.containers[0]
+      ?.ports;
+    expect(ports?.map((p) => p.name)).toEqual(['monitoring']);
     expect(JSON.stringify(objects)).not.toContain('metallb-webhook-service');
   });
 

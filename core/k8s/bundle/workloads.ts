@@ -78,10 +78,11 @@ const podName = { name: 'METALLB_POD_NAME', valueFrom: { fieldRef: { fieldPath: 
 export function controllerDeployment(options: WorkloadOptions): V1Deployment {
   const agent = names.controller;
   const main = container(agent, options, options.webhooks ? [] : ['--webhook-mode', 'disabled']);
-  main.ports = [
-    ...(main.ports ?? []),
-    { name: 'webhook-server', containerPort: ports.webhook, protocol: 'TCP' },
-  ];
+  if (options.webhooks)
+    main.ports = [
+      ...(main.ports ?? []),
+      { name: 'webhook-server', containerPort: ports.webhook, protocol: 'TCP' },
+    ];
   main.env = [podName];
   main.securityContext = {
     allowPrivilegeEscalation: false,
