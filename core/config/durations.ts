@@ -3,6 +3,7 @@
  * keepaliveTime, connectTime) carry them. The grammar is Go's time.ParseDuration.
  */
 import { goDurationPattern } from './patterns.ts';
+import type { Decoder } from './schema.ts';
 import { describe, described } from './schema.ts';
 
 export const nsPerMs = 1_000_000n;
@@ -76,25 +77,23 @@ function fraction(digits: string, unit: bigint): bigint {
  * A duration field. Negative durations parse in Go but mean nothing for BGP timers, so they are refused
  * here rather than passed on to the session.
  */
-export const duration = described<bigint>(
-  { type: 'string', pattern: goDurationPattern },
-  (value, path, log) => {
-    if (typeof value !== 'string') {
-      log.error(path, `expected a duration string such as "90s", got ${describe(value)}`);
-      return undefined;
-    }
-    const parsed = parseGoDuration(value);
-    if (!parsed.ok) {
-      log.error(path, `duration ${JSON.stringify(value)} ${parsed.reason}`);
-      return undefined;
-    }
-    if (parsed.ns < 0n) {
-      log.error(path, `duration ${JSON.stringify(value)} is negative`);
-      return undefined;
-    }
-    return parsed.ns;
-  },
-);
+const decodeDuration: Decoder<bigint> = (value, path, log) => {
+  if (typeof value !== 'string') {
+    log.error(path, `expected a duration string such as "90s", got ${describe(value)}`);
+    return undefined;
+  }
+  const parsed = parseGoDuration(value);
+  if (!parsed.ok) {
+    log.error(path, `duration ${JSON.stringify(value)} ${parsed.reason}`);
+    return undefined;
+  }
+  if (parsed.ns < 0n) {
+    log.error(path, `duration ${JSON.stringify(value)} is negative`);
+    return undefined;
+  }
+  return parsed.ns;
+};
+export const duration = described({ type: 'string', pattern: goDurationPattern }, decodeDuration);
 
 /** Nanoseconds as (possibly fractional) milliseconds, the unit of the model. */
 export function nsToMs(ns: bigint): number {

@@ -5,7 +5,17 @@
 import type { LabelSelector, LabelSelectorRequirement } from '../cluster/label-selector.ts';
 import { joinPath, type IssueSink } from './issues.ts';
 import { labelKeyMaxLength, labelKeyPattern, labelValuePattern } from './patterns.ts';
-import { checkedLater, described, ignored, list, object, str, stringMap, type Described } from './schema.ts';
+import {
+  checkedLater,
+  described,
+  ignored,
+  list,
+  object,
+  str,
+  stringMap,
+  type Decoder,
+  type Described,
+} from './schema.ts';
 
 const nameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const dnsSubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -78,38 +88,36 @@ const selectorDecoder = object({
 });
 
 /** One metav1.LabelSelector, checked as LabelSelectorAsSelector and MetalLB's duplicate rules check it. */
-export const labelSelector = described<LabelSelector>(
+const decodeLabelSelector: Decoder<LabelSelector> = (value, path, log) => {
+  const raw = selectorDecoder(value, path, log);
+  if (raw === undefined) return undefined;
+  const out: LabelSelector = {};
+  if (raw.matchLabels !== undefined) {
+    checkLabels(raw.matchLabels, joinPath(path, 'matchLabels'), log);
+    out.matchLabels = raw.matchLabels;
+  }
+  if (raw.matchExpressions !== undefined) {
+    const exprPath = joinPath(path, 'matchExpressions');
+    const exprs: LabelSelectorRequirement[] = [];
+    const seen = new Map<string, number>();
+    raw.matchExpressions.forEach((v, i) => {
+      const r = requirementDecoder(v, joinPath(exprPath, i), log);
+      const req = r === undefined ? undefined : requirement(r, joinPath(exprPath, i), log);
+      if (req === undefined) return;
+      const key = requirementKey(req);
+      const first = seen.get(key);
+      if (first !== undefined)
+        log.error(joinPath(exprPath, i), `duplicate match expression (same as ${joinPath(exprPath, first)})`);
+      else seen.set(key, i);
+      exprs.push(req);
+    });
+    out.matchExpressions = exprs;
+  }
+  return out;
+};
+export const labelSelector = described(
   { ...selectorDecoder.schema, 'x-kubernetes-map-type': 'atomic' },
-  (value, path, log) => {
-    const raw = selectorDecoder(value, path, log);
-    if (raw === undefined) return undefined;
-    const out: LabelSelector = {};
-    if (raw.matchLabels !== undefined) {
-      checkLabels(raw.matchLabels, joinPath(path, 'matchLabels'), log);
-      out.matchLabels = raw.matchLabels;
-    }
-    if (raw.matchExpressions !== undefined) {
-      const exprPath = joinPath(path, 'matchExpressions');
-      const exprs: LabelSelectorRequirement[] = [];
-      const seen = new Map<string, number>();
-      raw.matchExpressions.forEach((v, i) => {
-        const r = requirementDecoder(v, joinPath(exprPath, i), log);
-        const req = r === undefined ? undefined : requirement(r, joinPath(exprPath, i), log);
-        if (req === undefined) return;
-        const key = requirementKey(req);
-        const first = seen.get(key);
-        if (first !== undefined)
-          log.error(
-            joinPath(exprPath, i),
-            `duplicate match expression (same as ${joinPath(exprPath, first)})`,
-          );
-        else seen.set(key, i);
-        exprs.push(req);
-      });
-      out.matchExpressions = exprs;
-    }
-    return out;
-  },
+  decodeLabelSelector,
 );
 
 function requirement(
@@ -145,24 +153,25 @@ function requirement(
 }
 
 /** A list of selectors in which no selector appears twice (MetalLB's validateLabelSelectorDuplicate). */
+const decodeLabelSelectorList: Decoder<LabelSelector[]> = (value, path, log) => {
+  if (!Array.isArray(value)) return list(labelSelector)(value, path, log);
+  const out: LabelSelector[] = [];
+  const seen = new Map<string, number>();
+  value.forEach((v, i) => {
+    const s = labelSelector(v, joinPath(path, i), log);
+    if (s === undefined) return;
+    const key = selectorKey(s);
+    const first = seen.get(key);
+    if (first !== undefined)
+      log.error(joinPath(path, i), `duplicate selector (same as ${joinPath(path, first)})`);
+    else seen.set(key, i);
+    out.push(s);
+  });
+  return out;
+};
 export const labelSelectorList: Described<LabelSelector[]> = described(
   { ...list(labelSelector).schema, 'x-kubernetes-list-type': 'set' },
-  (value, path, log) => {
-    if (!Array.isArray(value)) return list(labelSelector)(value, path, log);
-    const out: LabelSelector[] = [];
-    const seen = new Map<string, number>();
-    value.forEach((v, i) => {
-      const s = labelSelector(v, joinPath(path, i), log);
-      if (s === undefined) return;
-      const key = selectorKey(s);
-      const first = seen.get(key);
-      if (first !== undefined)
-        log.error(joinPath(path, i), `duplicate selector (same as ${joinPath(path, first)})`);
-      else seen.set(key, i);
-      out.push(s);
-    });
-    return out;
-  },
+  decodeLabelSelectorList,
 );
 
 /** A canonical text for a selector: equal selectors (in any key or value order) give equal keys. */
