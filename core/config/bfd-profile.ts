@@ -9,7 +9,7 @@ import { bool, int, object } from './schema.ts';
 
 const interval = int(10, 60000);
 
-const spec = object({
+export const bfdProfileSpec = object({
   receiveInterval: interval,
   transmitInterval: interval,
   detectMultiplier: int(2, 255),
@@ -22,7 +22,7 @@ const spec = object({
 export function parseBFDProfile(input: DocumentInput): ParsedOf<'BFDProfile'> | undefined {
   const { log } = input;
   const before = log.errorCount();
-  const doc = readEnvelope(input, { spec });
+  const doc = readEnvelope(input, { spec: bfdProfileSpec });
   if (doc === undefined) return undefined;
   const s = doc.fields.spec ?? {};
   if (s.echoInterval !== undefined && s.echoMode !== true) {

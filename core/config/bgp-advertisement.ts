@@ -3,24 +3,28 @@ import { labelSelectorList } from './labels.ts';
 import { readEnvelope, type DocumentInput } from './metadata.ts';
 import type { BGPAdvertisement } from './model.ts';
 import type { ParsedOf } from './parsed.ts';
-import { checkNoDuplicates, int, list, object, str } from './schema.ts';
+import { checkNoDuplicates, checkedLater, int, list, object, str } from './schema.ts';
 
-const spec = object({
+/** Repeats are refused after decoding (checkNoDuplicates below); the API server refuses them as a set. */
+const names = checkedLater(list(str), { 'x-kubernetes-list-type': 'set' });
+
+export const bgpAdvertisementSpec = object({
   // The CRD sets Minimum=1; MetalLB's loader refuses more than 32 (128 for IPv6).
   aggregationLength: int(1, 32),
   aggregationLengthV6: int(0, 128),
   localPref: int(0, 4294967295),
-  communities: list(str),
-  ipAddressPools: list(str),
+  // An entry is a Community alias or a literal; only the webhook knows which aliases exist.
+  communities: names,
+  ipAddressPools: names,
   ipAddressPoolSelectors: labelSelectorList,
   nodeSelectors: labelSelectorList,
-  peers: list(str),
+  peers: names,
 });
 
 export function parseBGPAdvertisement(input: DocumentInput): ParsedOf<'BGPAdvertisement'> | undefined {
   const { log } = input;
   const before = log.errorCount();
-  const doc = readEnvelope(input, { spec });
+  const doc = readEnvelope(input, { spec: bgpAdvertisementSpec });
   if (doc === undefined) return undefined;
   const s = doc.fields.spec ?? {};
   if (log.errorCount() !== before) return undefined;

@@ -10,22 +10,35 @@ import { labelSelectorList } from './labels.ts';
 import { readEnvelope, type DocumentInput } from './metadata.ts';
 import type { BGPPeer } from './model.ts';
 import type { ParsedOf } from './parsed.ts';
-import { bool, int, object, str, unsupported, type Decoder } from './schema.ts';
+import {
+  ipPattern,
+  ipv4Pattern,
+  ipv6Pattern,
+  optionalIpPattern,
+  optionalIpv4Pattern,
+  optionalIpv6Pattern,
+  singleLinePattern,
+} from './patterns.ts';
+import { bool, checkedLater, int, object, str, unsupported, type Decoder } from './schema.ts';
 
+// The rules stated with checkedLater are what parseBGPPeer and checkAsns check after decoding.
 const asn = int(0, 4294967295);
+/** An AS number that must be set: 0 means "not set", which only peerASN may be (for dynamicASN). */
+const setAsn = checkedLater(asn, { minimum: 1 });
+const singleLine = checkedLater(str, { pattern: singleLinePattern });
 
 const v1beta1Fields = {
-  myASN: asn,
+  myASN: setAsn,
   peerASN: asn,
-  peerAddress: str,
-  sourceAddress: str,
+  peerAddress: checkedLater(str, { pattern: ipPattern }),
+  sourceAddress: checkedLater(str, { pattern: optionalIpPattern }),
   // The CRD caps the port at 16384; 0 would mean "no port" and is refused.
   peerPort: int(1, 16384),
   holdTime: duration,
   keepaliveTime: duration,
-  routerID: str,
+  routerID: checkedLater(str, { pattern: optionalIpv4Pattern }),
   nodeSelectors: labelSelectorList,
-  password: str,
+  password: singleLine,
   bfdProfile: str,
   ebgpMultiHop: bool,
 };
@@ -35,41 +48,65 @@ export const bgpPeerV1beta1SpecFields: readonly string[] = Object.keys(v1beta1Fi
 
 const v1beta2Fields = {
   ...v1beta1Fields,
-  dynamicASN: str,
+  dynamicASN: checkedLater(str, { enum: ['internal', 'external'] }),
   interface: unsupported('unnumbered BGP peering over an interface; set peerAddress instead'),
   connectTime: duration,
   passwordSecret: object({ name: str, namespace: str }, ['name']),
   enableGracefulRestart: bool,
-  vrf: str,
+  vrf: singleLine,
   disableMP: bool,
   dualStackAddressFamily: bool,
 };
 
-const specs = {
-  'metallb.io/v1beta1': object(v1beta1Fields, ['myASN', 'peerASN']),
-  'metallb.io/v1beta2': object(v1beta2Fields, ['myASN']),
+const sameFamily = {
+  anyOf: [
+    {
+      properties: { peerAddress: { pattern: ipv4Pattern }, sourceAddress: { pattern: optionalIpv4Pattern } },
+    },
+    {
+      properties: { peerAddress: { pattern: ipv6Pattern }, sourceAddress: { pattern: optionalIpv6Pattern } },
+    },
+  ],
+};
+
+/** The source address, when set, is of the peer's family; the peer's address is required. */
+const addressRules = { ...sameFamily, required: ['peerAddress'] };
+
+export const bgpPeerSpecs = {
+  'metallb.io/v1beta1': checkedLater(
+    object({ ...v1beta1Fields, peerASN: setAsn }, ['myASN', 'peerASN']),
+    addressRules,
+  ),
+  'metallb.io/v1beta2': checkedLater(object(v1beta2Fields, ['myASN']), {
+    ...addressRules,
+    // One of peerASN (0 counts as unset) and dynamicASN, not both.
+    oneOf: [{ required: ['peerASN'], properties: { peerASN: { minimum: 1 } } }, { required: ['dynamicASN'] }],
+    // Not a password and a passwordSecret both (an empty password counts as unset).
+    not: { required: ['password', 'passwordSecret'], properties: { password: { minLength: 1 } } },
+  }),
 };
 
 export function parseBGPPeer(
   input: DocumentInput,
-  apiVersion: keyof typeof specs,
+  apiVersion: keyof typeof bgpPeerSpecs,
 ): ParsedOf<'BGPPeer'> | undefined {
   const { log } = input;
   const before = log.errorCount();
   if (apiVersion === 'metallb.io/v1beta1') {
     log.warn('apiVersion', 'metallb.io/v1beta1 BGPPeer is deprecated, please use metallb.io/v1beta2');
   }
-  const spec: Decoder<Spec> = specs[apiVersion];
+  const spec: Decoder<Spec> = bgpPeerSpecs[apiVersion];
   const doc = readEnvelope(input, { spec }, ['spec']);
   if (doc === undefined || doc.fields.spec === undefined || log.errorCount() !== before) return undefined;
   const s = doc.fields.spec;
   // From here on, problems reject the configuration, but a peer with an address still takes part in the
   // checks across resources (references, duplicates), so that one run reports them all.
 
-  const raw = input.value['spec'] as Record<string, unknown>;
-  if (s.peerAddress === undefined && raw['peerAddress'] == null && raw['interface'] == null) {
-    log.error('spec.peerAddress', 'required field is missing');
-  }
+  // Checked here rather than by the decoder, so that a peer without an address still has its ASNs and
+  // timers checked in the same run. (A peer with `interface` never gets here: that field is refused.)
+  if (s.peerAddress === undefined) log.error('spec.peerAddress', 'required field is missing');
+  else if (s.peerAddress === '')
+    log.error('spec.peerAddress', 'is empty; it must be the IP address of the peer');
   const peerAddress = address(s.peerAddress, 'spec.peerAddress', log);
   const sourceAddress = address(s.sourceAddress, 'spec.sourceAddress', log);
   if (

@@ -2,14 +2,26 @@
 import { parseCommunity } from './communities.ts';
 import { readEnvelope, type DocumentInput } from './metadata.ts';
 import type { CommunityAliases, ParsedOf } from './parsed.ts';
-import { list, object, str } from './schema.ts';
+import { communityPattern } from './patterns.ts';
+import { checkedLater, list, object, str } from './schema.ts';
 
-const spec = object({ communities: list(object({ name: str, value: str }, ['name', 'value'])) });
+// Values are parsed below; a name defined twice is refused once every Community is known
+// (checks/communities.ts), and the API server refuses it within one resource as a map key.
+const alias = object({ name: str, value: checkedLater(str, { pattern: communityPattern }) }, [
+  'name',
+  'value',
+]);
+export const communitySpec = object({
+  communities: checkedLater(list(alias), {
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['name'],
+  }),
+});
 
 export function parseCommunityResource(input: DocumentInput): ParsedOf<'Community'> | undefined {
   const { log } = input;
   const before = log.errorCount();
-  const doc = readEnvelope(input, { spec });
+  const doc = readEnvelope(input, { spec: communitySpec });
   if (doc === undefined) return undefined;
   const aliases: CommunityAliases['aliases'] = [];
   (doc.fields.spec?.communities ?? []).forEach(({ name, value }, index) => {

@@ -2,8 +2,9 @@
  * Go duration strings ("90s", "1m30s", "500ms", "1.5h"), as metav1.Duration fields (holdTime,
  * keepaliveTime, connectTime) carry them. The grammar is Go's time.ParseDuration.
  */
+import { goDurationPattern } from './patterns.ts';
 import type { Decoder } from './schema.ts';
-import { describe } from './schema.ts';
+import { describe, described } from './schema.ts';
 
 export const nsPerMs = 1_000_000n;
 export const nsPerSecond = 1_000_000_000n;
@@ -76,7 +77,7 @@ function fraction(digits: string, unit: bigint): bigint {
  * A duration field. Negative durations parse in Go but mean nothing for BGP timers, so they are refused
  * here rather than passed on to the session.
  */
-export const duration: Decoder<bigint> = (value, path, log) => {
+const decodeDuration: Decoder<bigint> = (value, path, log) => {
   if (typeof value !== 'string') {
     log.error(path, `expected a duration string such as "90s", got ${describe(value)}`);
     return undefined;
@@ -92,6 +93,7 @@ export const duration: Decoder<bigint> = (value, path, log) => {
   }
   return parsed.ns;
 };
+export const duration = described({ type: 'string', pattern: goDurationPattern }, decodeDuration);
 
 /** Nanoseconds as (possibly fractional) milliseconds, the unit of the model. */
 export function nsToMs(ns: bigint): number {

@@ -4,23 +4,28 @@ import { labelSelectorList } from './labels.ts';
 import { readEnvelope, type DocumentInput } from './metadata.ts';
 import type { IPAddressPool, ServiceAllocation } from './model.ts';
 import type { ParsedOf } from './parsed.ts';
-import { bool, checkNoDuplicates, int, list, object, str } from './schema.ts';
+import { poolAddressPattern } from './patterns.ts';
+import { bool, checkNoDuplicates, checkedLater, int, list, object, str } from './schema.ts';
 
 const serviceAllocation = object({
   priority: int(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-  namespaces: list(str),
+  namespaces: checkedLater(list(str), { 'x-kubernetes-list-type': 'set' }),
   namespaceSelectors: labelSelectorList,
   serviceSelectors: labelSelectorList,
 });
 
-const spec = object({ addresses: list(str), autoAssign: bool, avoidBuggyIPs: bool, serviceAllocation }, [
-  'addresses',
-]);
+// Each address is parsed, and the list checked for entries, by parseIPAddressPool below.
+const addresses = checkedLater(list(checkedLater(str, { pattern: poolAddressPattern })), { minItems: 1 });
+
+export const ipAddressPoolSpec = object(
+  { addresses, autoAssign: bool, avoidBuggyIPs: bool, serviceAllocation },
+  ['addresses'],
+);
 
 export function parseIPAddressPool(input: DocumentInput): ParsedOf<'IPAddressPool'> | undefined {
   const { log } = input;
   const before = log.errorCount();
-  const doc = readEnvelope(input, { spec }, ['spec']);
+  const doc = readEnvelope(input, { spec: ipAddressPoolSpec }, ['spec']);
   const s = doc?.fields.spec;
   if (doc === undefined || s === undefined || s.addresses === undefined || log.errorCount() !== before)
     return undefined;

@@ -4,7 +4,18 @@
  */
 import type { LabelSelector, LabelSelectorRequirement } from '../cluster/label-selector.ts';
 import { joinPath, type IssueSink } from './issues.ts';
-import { ignored, list, object, str, stringMap, type Decoder } from './schema.ts';
+import { labelKeyMaxLength, labelKeyPattern, labelValuePattern } from './patterns.ts';
+import {
+  checkedLater,
+  described,
+  ignored,
+  list,
+  object,
+  str,
+  stringMap,
+  type Decoder,
+  type Described,
+} from './schema.ts';
 
 const nameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const dnsSubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -45,13 +56,39 @@ export function checkLabels(labels: Record<string, string>, path: string, log: I
   }
 }
 
-const requirementDecoder = object({ key: str, operator: str, values: list(str) }, ['key', 'operator']);
-const selectorDecoder = object({ matchLabels: stringMap, matchExpressions: list(ignored) });
-
 const operators = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 
+// The rules below are what labelKeyProblem, labelValueProblem and requirement() check; the set list
+// types are MetalLB's duplicate rules (the API server compares whole items, a little less than lblab).
+const labelValue = checkedLater(str, { pattern: labelValuePattern });
+const requirementDecoder = checkedLater(
+  object(
+    {
+      key: checkedLater(str, { pattern: labelKeyPattern, maxLength: labelKeyMaxLength }),
+      operator: checkedLater(str, { enum: [...operators] }),
+      values: checkedLater(list(labelValue), { 'x-kubernetes-list-type': 'set' }),
+    },
+    ['key', 'operator'],
+  ),
+  {
+    'x-kubernetes-map-type': 'atomic',
+    oneOf: [
+      { properties: { operator: { enum: ['In', 'NotIn'] }, values: { minItems: 1 } }, required: ['values'] },
+      { properties: { operator: { enum: ['Exists', 'DoesNotExist'] }, values: { maxItems: 0 } } },
+    ],
+  },
+);
+const selectorDecoder = object({
+  matchLabels: checkedLater(stringMap, { additionalProperties: labelValue.schema }),
+  // Each expression is decoded on its own below, so that one bad expression hides no other problem.
+  matchExpressions: checkedLater(list(ignored), {
+    items: requirementDecoder.schema,
+    'x-kubernetes-list-type': 'set',
+  }),
+});
+
 /** One metav1.LabelSelector, checked as LabelSelectorAsSelector and MetalLB's duplicate rules check it. */
-const labelSelector: Decoder<LabelSelector> = (value, path, log) => {
+const decodeLabelSelector: Decoder<LabelSelector> = (value, path, log) => {
   const raw = selectorDecoder(value, path, log);
   if (raw === undefined) return undefined;
   const out: LabelSelector = {};
@@ -78,6 +115,10 @@ const labelSelector: Decoder<LabelSelector> = (value, path, log) => {
   }
   return out;
 };
+export const labelSelector = described(
+  { ...selectorDecoder.schema, 'x-kubernetes-map-type': 'atomic' },
+  decodeLabelSelector,
+);
 
 function requirement(
   r: { key?: string; operator?: string; values?: string[] },
@@ -112,7 +153,7 @@ function requirement(
 }
 
 /** A list of selectors in which no selector appears twice (MetalLB's validateLabelSelectorDuplicate). */
-export const labelSelectorList: Decoder<LabelSelector[]> = (value, path, log) => {
+const decodeLabelSelectorList: Decoder<LabelSelector[]> = (value, path, log) => {
   if (!Array.isArray(value)) return list(labelSelector)(value, path, log);
   const out: LabelSelector[] = [];
   const seen = new Map<string, number>();
@@ -128,6 +169,10 @@ export const labelSelectorList: Decoder<LabelSelector[]> = (value, path, log) =>
   });
   return out;
 };
+export const labelSelectorList: Described<LabelSelector[]> = described(
+  { ...list(labelSelector).schema, 'x-kubernetes-list-type': 'set' },
+  decodeLabelSelectorList,
+);
 
 /** A canonical text for a selector: equal selectors (in any key or value order) give equal keys. */
 export function selectorKey(s: LabelSelector): string {

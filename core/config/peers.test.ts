@@ -148,6 +148,12 @@ describe('BGPPeer', () => {
     ]);
   });
 
+  it('refuses an empty peerAddress instead of dropping the peer without a word', () => {
+    expect(errors(onePeer({ peerAddress: '' }))).toEqual([
+      'document 0: spec.peerAddress: is empty; it must be the IP address of the peer',
+    ]);
+  });
+
   it('MetalLB TestParse: invalid expression node selector (missing key / missing operator / invalid operator)', () => {
     const expr = (e: Record<string, unknown>) =>
       onePeer({ nodeSelectors: [{ matchLabels: { foo: 'bar' }, matchExpressions: [e] }] });

@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
 import { registerLabCommands } from './commands/lab.ts';
+import { registerManifestsCommand } from './commands/manifests.ts';
 import { registerPcapCommands } from './commands/pcap.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSpeakerCommand } from './commands/speaker.ts';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerSpeakerCommand(program);
   registerLabCommands(program);
   registerPcapCommands(program);
+  registerManifestsCommand(program);
   return program;
 }
 
