@@ -35,15 +35,53 @@ export function advertisedRoutes(
   peer: BGPPeer,
   options: AdvertiseOptions = {},
 ): Route[] {
-  const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
-  if (node === undefined || !nodeMayAnnounce(node, options)) return [];
-  const slices = slicesByService(snapshot.endpointSlices);
   const routes = new Map<string, Route>();
+  for (const { ip, adv } of advertisements(snapshot, config, nodeName, peer, options))
+    add(routes, { prefix: aggregate(ip, adv), attributes: attributesOf(adv) });
+  return [...routes.values()];
+}
+
+/** A service address this node announces over BGP. */
+export interface AnnouncedAddress {
+  /** "namespace/name". */
+  service: string;
+  ip: IpAddress;
+}
+
+/**
+ * The service addresses behind advertisedRoutes, once each: what MetalLB's metallb_speaker_announced
+ * reports with protocol "bgp" (an aggregated prefix still announces each service address in it).
+ */
+export function announcedAddresses(
+  snapshot: ClusterSnapshot,
+  config: LbConfig,
+  nodeName: string,
+  peer: BGPPeer,
+  options: AdvertiseOptions = {},
+): AnnouncedAddress[] {
+  const out = new Map<string, AnnouncedAddress>();
+  for (const { service, ip } of advertisements(snapshot, config, nodeName, peer, options))
+    out.set(`${service} ${ip}`, { service, ip });
+  return [...out.values()];
+}
+
+/** Each service address this node advertises to `peer`, with every advertisement that covers it. */
+function* advertisements(
+  snapshot: ClusterSnapshot,
+  config: LbConfig,
+  nodeName: string,
+  peer: BGPPeer,
+  options: AdvertiseOptions,
+): Generator<{ service: string; ip: IpAddress; adv: BGPAdvertisement }> {
+  const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
+  if (node === undefined || !nodeMayAnnounce(node, options)) return;
+  const slices = slicesByService(snapshot.endpointSlices);
   for (const svc of snapshot.services) {
     if (svc.spec.type !== 'LoadBalancer' || !isOurClass(svc, options.loadBalancerClass)) continue;
     const ips = statusIps(svc);
     if (ips === undefined || ips.length === 0) continue;
-    const serviceSlices = slices.get(serviceKey(svc)) ?? [];
+    const service = serviceKey(svc);
+    const serviceSlices = slices.get(service) ?? [];
     if (!hasServingEndpoint(serviceSlices)) continue;
     // MetalLB: with externalTrafficPolicy Local a node without a local endpoint would drop the traffic.
     if (svc.spec.externalTrafficPolicy === 'Local' && !nodesWithServingEndpoint(serviceSlices).has(nodeName))
@@ -51,12 +89,10 @@ export function advertisedRoutes(
     for (const ip of ips) {
       const pool = config.pools.find((p) => p.addresses.some((a) => a.range.contains(ip)));
       if (pool === undefined) continue;
-      for (const adv of advertisementsFor(config.bgpAdvertisements, pool, node, peer)) {
-        add(routes, { prefix: aggregate(ip, adv), attributes: attributesOf(adv) });
-      }
+      for (const adv of advertisementsFor(config.bgpAdvertisements, pool, node, peer))
+        yield { service, ip, adv };
     }
   }
-  return [...routes.values()];
 }
 
 function nodeMayAnnounce(node: Node, options: AdvertiseOptions): boolean {
