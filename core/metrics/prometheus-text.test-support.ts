@@ -4,6 +4,8 @@
  * loose: every sample value is a number, every series is unique, every family has HELP and TYPE.
  */
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import type { VirtualClock } from '../runtime/virtual-clock.ts';
+import { THREAD_ANSWER_MS } from './speaker-metrics.ts';
 
 export interface Family {
   type: string;
@@ -22,16 +24,39 @@ export function parseExposition(text: string): Map<string, Family> {
       const key = JSON.stringify(Object.entries(labels).sort());
       if (seen.has(key)) throw new Error(`${f.name}${key} appears twice`);
       seen.add(key);
-      // Histograms carry count/sum/buckets instead of one value; their buckets are checked by the caller.
-      if (m.value === undefined) return [];
-      const value = Number(m.value);
-      if (m.value.trim() === '' || Number.isNaN(value))
-        throw new Error(`${f.name}: ${m.value} is not a number`);
-      return [{ labels, value }];
+      return m.value === undefined ? [] : [{ labels, value: number(f.name, m.value) }];
     });
     out.set(f.name, { type: f.type.toLowerCase(), help: f.help, samples });
+    // A histogram's series, as queries name them: <name>_bucket{le}, <name>_sum, <name>_count.
+    if (f.type !== 'HISTOGRAM') continue;
+    const part = (suffix: string, rows: Family['samples']) =>
+      out.set(`${f.name}${suffix}`, { type: 'histogram', help: f.help, samples: rows });
+    part(
+      '_bucket',
+      f.metrics.flatMap((m) =>
+        Object.entries(m.buckets ?? {}).map(([le, v]) => ({
+          labels: { ...m.labels, le },
+          value: number(f.name, v),
+        })),
+      ),
+    );
+    part(
+      '_sum',
+      f.metrics.map((m) => ({ labels: m.labels ?? {}, value: number(f.name, m.sum) })),
+    );
+    part(
+      '_count',
+      f.metrics.map((m) => ({ labels: m.labels ?? {}, value: number(f.name, m.count) })),
+    );
   }
   return out;
+}
+
+function number(name: string, text: string | undefined): number {
+  const value = Number(text);
+  if (text === undefined || text.trim() === '' || Number.isNaN(value))
+    throw new Error(`${name}: ${text} is not a number`);
+  return value;
 }
 
 /** The value of the one sample of `name` whose labels include `labels`; undefined if there is none. */
@@ -46,4 +71,20 @@ export function valueOf(
   if (matches.length > 1)
     throw new Error(`${name} ${JSON.stringify(labels)} matches ${matches.length} series`);
   return matches[0]?.value;
+}
+
+/** Scrapes `m` and parses it, running virtual time (and the promises between timers) until the text is in. */
+export async function scrape(
+  clock: VirtualClock,
+  m: { text(): Promise<string> },
+): Promise<Map<string, Family>> {
+  let text: string | undefined;
+  void m.text().then((t) => (text = t));
+  for (let ms = 0; text === undefined; ms++) {
+    if (ms > 5 * THREAD_ANSWER_MS) throw new Error('the scrape did not finish');
+    // Promise callbacks between timers, as the event loop runs them between real ones.
+    for (let i = 0; i < 16; i++) await Promise.resolve();
+    if (text === undefined) clock.advance(1);
+  }
+  return parseExposition(text);
 }

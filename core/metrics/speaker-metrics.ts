@@ -143,9 +143,9 @@ export class SpeakerMetrics implements Exposition {
     'lblab_membership_synced',
     '1 once membership has heard from the cluster (elections wait for it)',
   );
-  private readonly vouching = this.gauge(
-    'lblab_liveness_vouching',
-    '1 while the liveness thread vouches for this node; 0 once the main event loop has not run for --main-loop-timeout-ms (its addresses move to other nodes)',
+  private readonly vouchingLost = this.counter(
+    'lblab_liveness_vouching_lost_total',
+    'Times the liveness thread stopped vouching for this node because its main event loop had not run for --main-loop-timeout-ms (its addresses moved to other nodes until the loop ran again)',
   );
   private readonly conflicts = this.counter(
     'lblab_l2_conflicts_total',
@@ -235,7 +235,7 @@ export class SpeakerMetrics implements Exposition {
       ),
     );
     this.synced.set(s.synced ? 1 : 0);
-    this.vouching.set(s.vouching ? 1 : 0);
+    replaceSeries(this.vouchingLost, [[{}, s.vouchingLost]]);
     replaceSeries(this.conflicts, [[{}, s.announcer.conflicts]]);
     replaceSeries(this.sendErrors, [[{}, s.announcer.sendErrors]]);
   }

@@ -59,6 +59,7 @@ export class LivenessAgent {
   private readonly parsed = new Map<string, IpAddress>();
   private lastBeat: number;
   private vouching = true;
+  private vouchingLost = 0;
   private readonly detections: Record<DetectionKind, number> = { silence: 0, left: 0, removed: 0 };
   private closed = false;
 
@@ -144,7 +145,7 @@ export class LivenessAgent {
       members,
       detections: { ...this.detections },
       synced: this.membership.synced(),
-      vouching: this.vouching,
+      vouchingLost: this.vouchingLost,
     };
   }
 
@@ -167,6 +168,7 @@ export class LivenessAgent {
 
   private stopVouching(silentMs: number): void {
     this.vouching = false;
+    this.vouchingLost++;
     const reason = `the main event loop has not run for ${Math.round(silentMs)} ms (bound ${this.deps.mainLoopTimeoutMs} ms): no longer vouching for this node`;
     this.log('lifecycle', `${reason}; peers take over its addresses`);
     this.announcer.setOwned([], reason);

@@ -48,7 +48,8 @@ export interface LivenessStats {
   /** Departures this node learned of, by how they were found (see detectionKind). */
   detections: Record<DetectionKind, number>;
   synced: boolean;
-  vouching: boolean;
+  /** Times the thread stopped vouching for the node (its main loop had not run for the bound). */
+  vouchingLost: number;
 }
 
 export type FromLiveness =
