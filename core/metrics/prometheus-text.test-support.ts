@@ -40,14 +40,14 @@ export function parseExposition(text: string): Map<string, Family> {
         })),
       ),
     );
-    part(
-      '_sum',
-      f.metrics.map((m) => ({ labels: m.labels ?? {}, value: number(f.name, m.sum) })),
-    );
-    part(
-      '_count',
-      f.metrics.map((m) => ({ labels: m.labels ?? {}, value: number(f.name, m.count) })),
-    );
+    // The parser keeps _sum and _count of unlabelled histograms only (it drops a labelled one's, and its
+    // labels: Node's nodejs_gc_duration_seconds{kind}); lblab's own histogram has no labels.
+    const totals = (key: 'sum' | 'count') =>
+      f.metrics.flatMap((m) =>
+        m[key] === undefined ? [] : [{ labels: m.labels ?? {}, value: number(f.name, m[key]) }],
+      );
+    part('_sum', totals('sum'));
+    part('_count', totals('count'));
   }
   return out;
 }
