@@ -52,7 +52,10 @@ export function parseExposition(text: string): Map<string, Family> {
   return out;
 }
 
+/** A sample value as Prometheus reads one (Go's ParseFloat: "+Inf", "-Inf" and "NaN" in any case). */
 function number(name: string, text: string | undefined): number {
+  const special = { '+inf': Infinity, inf: Infinity, '-inf': -Infinity, nan: NaN }[text?.toLowerCase() ?? ''];
+  if (special !== undefined) return special;
   const value = Number(text);
   if (text === undefined || text.trim() === '' || Number.isNaN(value))
     throw new Error(`${name}: ${text} is not a number`);

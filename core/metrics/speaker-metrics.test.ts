@@ -124,7 +124,9 @@ describe('SpeakerMetrics on three speakers', () => {
     w.clock.advance(1000);
     const t0 = w.clock.now();
     const g = await scrape(w.clock, m);
-    expect(w.clock.now() - t0).toBe(THREAD_ANSWER_MS);
+    // The wait, then a turn of the loop per family rendered.
+    expect(w.clock.now() - t0).toBeGreaterThanOrEqual(THREAD_ANSWER_MS);
+    expect(w.clock.now() - t0).toBeLessThan(THREAD_ANSWER_MS + 100);
     expect(valueOf(g, 'lblab_membership_datagrams_sent_total')).toBe(sent);
   });
 });

@@ -14,7 +14,8 @@ import type { L2Speaker } from '../speaker/l2-speaker.ts';
 import type { LivenessClient, LivenessStats } from '../speaker/liveness/index.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { K8sClientMetrics } from './k8s-client-metrics.ts';
-import { replaceSeries, type Exposition, type Row } from './series.ts';
+import { renderInSlices } from './render.ts';
+import { replaceSeries, replaceSeriesInSlices, type Exposition, type Row } from './series.ts';
 
 /** How long a scrape waits for another thread's counters before it shows the last ones it had. */
 export const THREAD_ANSWER_MS = 1000;
@@ -167,6 +168,9 @@ export class SpeakerMetrics implements Exposition {
     registers: [this.registry],
   });
 
+  /** What metallb_speaker_announced was last made of (the speakers hand out the same arrays until a change). */
+  private announcedFrom: [unknown, unknown] = [null, null];
+
   constructor(private readonly sources: SpeakerMetricsSources) {}
 
   get contentType(): string {
@@ -178,44 +182,63 @@ export class SpeakerMetrics implements Exposition {
     this.stalls.observe(stalledMs / 1000);
   }
 
+  /**
+   * Brings every family up to date and renders it a slice per turn of the event loop: at 10,000 services
+   * the whole exposition (40,000 series, 2.6 MB) taken at once held the speaker's main loop for 120 to
+   * 350 ms, and one family of 10,000 series rendered by prom-client for 50 to 120 ms.
+   */
   async text(): Promise<string> {
     const { liveness, bfd } = this.sources;
     const [live, bfdSessions] = await Promise.all([
       liveness && this.within(liveness.stats()),
       bfd && this.within(bfd.stats()),
     ]);
-    this.refreshAnnounced();
-    if (live !== undefined) this.refreshLiveness(live);
+    await this.refreshAnnounced();
+    if (live !== undefined) await this.refreshLiveness(live);
     this.refreshL2Ownership();
     this.refreshBgp();
     if (bfdSessions !== undefined) this.refreshBfd(bfdSessions);
-    return this.registry.metrics();
+    await this.nextTurn();
+    const families: string[] = [];
+    for (const metric of this.registry.getMetricsAsArray()) {
+      families.push(
+        metric instanceof Counter || metric instanceof Gauge
+          ? await renderInSlices(metric, () => this.nextTurn())
+          : await this.registry.getSingleMetricAsString(metric.name),
+      );
+      await this.nextTurn();
+    }
+    // As Registry.metrics() joins them.
+    return `${families.join('\n\n')}\n`;
   }
 
-  private refreshAnnounced(): void {
+  /** Skipped while neither the election nor the BGP advertisements changed: 10,000 series cost ~40 ms. */
+  private async refreshAnnounced(): Promise<void> {
     const { node, l2, bgp } = this.sources;
+    const owned = l2?.owned();
+    const advertised = bgp?.announced();
+    if (owned === this.announcedFrom[0] && advertised === this.announcedFrom[1]) return;
+    this.announcedFrom = [owned, advertised];
     const rows: Row<'service' | 'protocol' | 'node' | 'ip'>[] = [];
-    for (const a of l2?.owned() ?? [])
+    for (const a of owned ?? [])
       for (const ip of a.ips) rows.push([{ service: a.service, protocol: 'layer2', node, ip: `${ip}` }, 1]);
-    for (const a of bgp?.announced() ?? [])
+    for (const a of advertised ?? [])
       rows.push([{ service: a.service, protocol: 'bgp', node, ip: `${a.ip}` }, 1]);
-    replaceSeries(this.announced, rows);
+    await replaceSeriesInSlices(this.announced, rows, () => this.nextTurn());
   }
 
-  private refreshLiveness(s: LivenessStats): void {
+  private async refreshLiveness(s: LivenessStats): Promise<void> {
     const { ips, requests, responses, gratuitous } = s.addresses;
-    replaceSeries(
-      this.l2Requests,
-      ips.map((ip, i) => [{ ip }, requests[i]!] as const),
-    );
-    replaceSeries(
-      this.l2Responses,
-      ips.map((ip, i) => [{ ip }, responses[i]!] as const),
-    );
-    replaceSeries(
-      this.l2Gratuitous,
-      ips.map((ip, i) => [{ ip }, gratuitous[i]!] as const),
-    );
+    for (const [metric, values] of [
+      [this.l2Requests, requests],
+      [this.l2Responses, responses],
+      [this.l2Gratuitous, gratuitous],
+    ] as const)
+      await replaceSeriesInSlices(
+        metric,
+        ips.map((ip, i) => [{ ip }, values[i]!] as const),
+        () => this.nextTurn(),
+      );
     replaceSeries(
       this.members,
       Object.entries(s.members).map(([state, n]) => [{ state }, n] as const),
@@ -308,6 +331,11 @@ export class SpeakerMetrics implements Exposition {
         s.transitions.map((t) => [{ peer: s.peerAddress, from: t.from, to: t.to }, t.count] as const),
       ),
     );
+  }
+
+  /** Lets whatever else waits on the event loop run (a BGP keepalive, an election step). */
+  private nextTurn(): Promise<void> {
+    return new Promise((resolve) => this.sources.clock.setTimer('metrics: next family', 0, resolve));
   }
 
   /** `answer`, or undefined if it has not come within THREAD_ANSWER_MS (the last values stay shown). */

@@ -113,9 +113,10 @@ export class BgpSpeaker {
 
   /**
    * The service addresses this node advertises to at least one of its peers, whether or not the session
-   * is up: desired state, as MetalLB's metallb_speaker_announced says of itself.
+   * is up: desired state, as MetalLB's metallb_speaker_announced says of itself. The same array until the
+   * cluster or the configuration changes.
    */
-  announced(): AnnouncedAddress[] {
+  announced(): readonly AnnouncedAddress[] {
     const { snapshot, config } = this;
     if (snapshot === undefined || config === undefined) return [];
     if (this.announcedCache === undefined) {

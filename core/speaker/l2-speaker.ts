@@ -68,6 +68,9 @@ export class L2Speaker {
   private job:
     { steps: Generator<void, L2Assignment[]>; trigger: string; reasons: Set<OwnershipReason> } | undefined;
   private readonly counts: OwnershipCounts = { gained: {}, lost: {} };
+  /** owned() of the election `ownedOf`. */
+  private ownedCache: readonly L2Assignment[] = [];
+  private ownedOf: readonly L2Assignment[] = [];
 
   constructor(private readonly deps: L2SpeakerDeps) {
     const { membership } = deps;
@@ -89,9 +92,16 @@ export class L2Speaker {
     this.recompute('configuration changed', 'config');
   }
 
-  /** The last election's services this node announces (desired state: what the announcer was told). */
-  owned(): L2Assignment[] {
-    return this.last.filter((a) => a.result.owner === this.deps.node);
+  /**
+   * The last election's services this node announces (desired state: what the announcer was told); the
+   * same array until the next election, so a reader can tell nothing changed.
+   */
+  owned(): readonly L2Assignment[] {
+    if (this.ownedOf !== this.last) {
+      this.ownedOf = this.last;
+      this.ownedCache = this.last.filter((a) => a.result.owner === this.deps.node);
+    }
+    return this.ownedCache;
   }
 
   /** Services this node gained or lost since it started, by why the election that moved them ran. */
