@@ -3,10 +3,10 @@
  * (internal/allocator/stats.go: names, help texts and the `pool` label as MetalLB has them) and its
  * metallb_k8s_client_* ones. Pool counts are read from the allocator when /metrics is scraped.
  */
-import { Gauge, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { Allocator } from '../allocator/index.ts';
 import { K8sClientMetrics } from './k8s-client-metrics.ts';
-import { replaceSeries, type Exposition } from './series.ts';
+import { definer, replaceSeries, type Exposition } from './series.ts';
 
 export interface ControllerMetricsSources {
   allocator: Pick<Allocator, 'poolNames' | 'stats' | 'assignments'>;
@@ -16,33 +16,35 @@ export class ControllerMetrics implements Exposition {
   readonly registry = new Registry();
   /** Fed by the controller's loop: cluster updates processed, configuration (re)loads. */
   readonly k8sClient = new K8sClientMetrics(this.registry);
+  private readonly define = definer(this.registry);
+  private readonly pool = (name: string, help: string) => this.define.gauge(name, help, ['pool']);
 
-  private readonly total = this.gauge(
+  private readonly total = this.pool(
     'metallb_allocator_addresses_total',
     'Number of usable IP addresses, per pool',
   );
-  private readonly total4 = this.gauge(
+  private readonly total4 = this.pool(
     'metallb_allocator_ipv4_addresses_total',
     'Number of usable IPV4 addresses, per pool',
   );
-  private readonly total6 = this.gauge(
+  private readonly total6 = this.pool(
     'metallb_allocator_ipv6_addresses_total',
     'Number of usable IPV6 addresses, per pool',
   );
-  private readonly inUse = this.gauge(
+  private readonly inUse = this.pool(
     'metallb_allocator_addresses_in_use_total',
     'Number of IP addresses in use, per pool',
   );
-  private readonly inUse4 = this.gauge(
+  private readonly inUse4 = this.pool(
     'metallb_allocator_ipv4_addresses_in_use_total',
     'Number of IPV4 addresses in use, per pool',
   );
-  private readonly inUse6 = this.gauge(
+  private readonly inUse6 = this.pool(
     'metallb_allocator_ipv6_addresses_in_use_total',
     'Number of IPV6 addresses in use, per pool',
   );
   /** MetalLB registers this one but never sets it, so it never shows there; lblab gives its value. */
-  private readonly services = this.gauge(
+  private readonly services = this.pool(
     'metallb_allocator_services_allocated_total',
     'Number of services allocated, per pool',
   );
@@ -94,9 +96,5 @@ export class ControllerMetrics implements Exposition {
       rows((p) => services.get(p) ?? 0),
     );
     return this.registry.metrics();
-  }
-
-  private gauge(name: string, help: string): Gauge<'pool'> {
-    return new Gauge({ name, help, labelNames: ['pool'], registers: [this.registry] });
   }
 }

@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Counter, Gauge, Registry } from 'prom-client';
+import { definer } from './series.ts';
 
 /**
  * MetalLB's metallb_k8s_client_* metrics (internal/k8s/controllers/stats.go: names and help texts as
@@ -13,27 +14,23 @@ export class K8sClientMetrics {
   private readonly stale: Gauge;
 
   constructor(registry: Registry) {
-    const registers = [registry];
-    this.updates = new Counter({
-      name: 'metallb_k8s_client_updates_total',
-      help: 'Number of k8s object updates that have been processed.',
-      registers,
-    });
-    this.updateErrors = new Counter({
-      name: 'metallb_k8s_client_update_errors_total',
-      help: 'Number of k8s object updates that failed for some reason.',
-      registers,
-    });
-    this.loaded = new Gauge({
-      name: 'metallb_k8s_client_config_loaded_bool',
-      help: '1 if the MetalLB configuration was successfully loaded at least once.',
-      registers,
-    });
-    this.stale = new Gauge({
-      name: 'metallb_k8s_client_config_stale_bool',
-      help: '1 if running on a stale configuration, because the latest config failed to load.',
-      registers,
-    });
+    const define = definer(registry);
+    this.updates = define.counter(
+      'metallb_k8s_client_updates_total',
+      'Number of k8s object updates that have been processed.',
+    );
+    this.updateErrors = define.counter(
+      'metallb_k8s_client_update_errors_total',
+      'Number of k8s object updates that failed for some reason.',
+    );
+    this.loaded = define.gauge(
+      'metallb_k8s_client_config_loaded_bool',
+      '1 if the MetalLB configuration was successfully loaded at least once.',
+    );
+    this.stale = define.gauge(
+      'metallb_k8s_client_config_stale_bool',
+      '1 if running on a stale configuration, because the latest config failed to load.',
+    );
     // Present from the start, as Go's client shows unlabelled metrics before they are first touched.
     this.updates.inc(0);
     this.updateErrors.inc(0);

@@ -1,4 +1,4 @@
-import type { Counter, Gauge, LabelValues } from 'prom-client';
+import { Counter, Gauge, type LabelValues, type Registry } from 'prom-client';
 
 /** What an HTTP endpoint serves: the current values in Prometheus text format, gathered when asked. */
 export interface Exposition {
@@ -43,4 +43,14 @@ function add<T extends string>(metric: Counter<T> | Gauge<T>, rows: Iterable<Row
     if ('set' in metric) metric.set(labels, value);
     else metric.inc(labels, value);
   }
+}
+
+/** Defines gauges and counters in `registry`: what each agent's metrics are made of. */
+export function definer(registry: Registry) {
+  return {
+    gauge: <T extends string>(name: string, help: string, labelNames: readonly T[] = []): Gauge<T> =>
+      new Gauge({ name, help, labelNames, registers: [registry] }),
+    counter: <T extends string>(name: string, help: string, labelNames: readonly T[] = []): Counter<T> =>
+      new Counter({ name, help, labelNames, registers: [registry] }),
+  };
 }

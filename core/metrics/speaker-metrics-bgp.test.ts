@@ -5,19 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lab, peer as bfdPeer } from '../bfd/engine/pair.test-support.ts';
-import { BgpSession } from '../bgp/session/session.ts';
-import { MemoryTransport, advanceWithPromises } from '../bgp/session/memory-transport.test-support.ts';
-import { parseClusterManifests } from '../cluster/manifests.ts';
-import { bfdProfile, bgpAdv, load, peer, pool } from '../config/test-support.ts';
-import { IpAddress } from '../net/index.ts';
-import { Random } from '../runtime/random.ts';
-import { BgpSpeaker } from '../speaker/bgp-speaker.ts';
+import { advanceWithPromises } from '../bgp/session/memory-transport.test-support.ts';
+import { bgpWorld, NODE, ROUTER } from '../speaker/bgp-router.test-support.ts';
 import { EngineBfdWatcher } from '../speaker/engine-bfd-watcher.ts';
 import { scrape, valueOf } from './prometheus-text.test-support.ts';
 import { SpeakerMetrics } from './speaker-metrics.ts';
 
-const NODE = '198.18.0.11';
-const ROUTER = '198.18.0.1';
 const PEER = `${ROUTER}:179`;
 
 const service = (name: string, ip: string) => `apiVersion: v1
@@ -47,59 +40,8 @@ function setup() {
   const { clock } = bfdLab;
   const ours = bfdLab.engine(NODE);
   const theirs = bfdLab.engine(ROUTER);
-  const net = new MemoryTransport(clock);
-  const router = new BgpSession({
-    name: 'r1',
-    config: {
-      localAs: 64512,
-      peerAs: 64513,
-      routerId: IpAddress.parse(ROUTER),
-      holdTimeSec: 3,
-      keepaliveSec: 1,
-      connectRetrySec: 1,
-      passive: true,
-      families: [{ afi: 1, safi: 1 }],
-    },
-    peer: IpAddress.parse(NODE),
-    port: 179,
-    ttl: 1,
-    connectTimeoutMs: 1000,
-    clock,
-    random: new Random(2),
-    connector: net.connectorFor(ROUTER),
-    log: () => undefined,
-  });
-  net.listen(ROUTER, (conn) => router.accept(conn));
-  router.start();
   const bfd = new EngineBfdWatcher(ours, () => undefined);
-  const speaker = new BgpSpeaker({
-    node: 'n1',
-    clock,
-    random: new Random(1),
-    connector: net.connectorFor(NODE),
-    log: () => undefined,
-    restarting: false,
-    bfd,
-  });
-  const config = load([
-    pool('p', { addresses: ['198.18.100.0/24'] }),
-    bgpAdv('a'),
-    bfdProfile('fast', { receiveInterval: 100, transmitInterval: 100, detectMultiplier: 3 }),
-    peer('r1', {
-      myASN: 64513,
-      peerASN: 64512,
-      peerAddress: ROUTER,
-      bfdProfile: 'fast',
-      holdTime: '3s',
-      keepaliveTime: '1s',
-      connectTime: '1s',
-    }),
-  ]);
-  if (!config.ok) throw new Error(config.errors.map((i) => i.message).join('; '));
-  const snapshot = parseClusterManifests('cluster.yaml', cluster);
-  if (!snapshot.ok) throw new Error('bad cluster');
-  speaker.setConfig(config.config);
-  speaker.setCluster(snapshot.snapshot);
+  const { router, speaker } = bgpWorld({ clock, bfd, cluster });
   const metrics = new SpeakerMetrics({ node: 'n1', clock, bgp: speaker, bfd });
   return {
     clock,

@@ -15,7 +15,7 @@ import type { LivenessClient, LivenessStats } from '../speaker/liveness/index.ts
 import type { Clock } from '../runtime/clock.ts';
 import { K8sClientMetrics } from './k8s-client-metrics.ts';
 import { renderInSlices } from './render.ts';
-import { replaceSeries, replaceSeriesInSlices, type Exposition, type Row } from './series.ts';
+import { definer, replaceSeries, replaceSeriesInSlices, type Exposition, type Row } from './series.ts';
 
 /** How long a scrape waits for another thread's counters before it shows the last ones it had. */
 export const THREAD_ANSWER_MS = 1000;
@@ -37,126 +37,133 @@ export class SpeakerMetrics implements Exposition {
   readonly registry = new Registry();
   /** Fed by the speaker's loop: cluster updates processed, configuration (re)loads. */
   readonly k8sClient = new K8sClientMetrics(this.registry);
+  private readonly define = definer(this.registry);
 
-  private readonly announced = this.gauge(
+  private readonly announced = this.define.gauge(
     'metallb_speaker_announced',
     'Services being announced from this node. This is desired state, it does not guarantee that the routing protocols have converged.',
     ['service', 'protocol', 'node', 'ip'],
   );
-  private readonly l2Requests = this.counter(
+  private readonly l2Requests = this.define.counter(
     'metallb_layer2_requests_received',
     'Number of layer2 requests received for owned IPs',
     ['ip'],
   );
-  private readonly l2Responses = this.counter(
+  private readonly l2Responses = this.define.counter(
     'metallb_layer2_responses_sent',
     'Number of layer2 responses sent for owned IPs in response to requests',
     ['ip'],
   );
-  private readonly l2Gratuitous = this.counter(
+  private readonly l2Gratuitous = this.define.counter(
     'metallb_layer2_gratuitous_sent',
     'Number of gratuitous layer2 packets sent for owned IPs as a result of failovers',
     ['ip'],
   );
-  private readonly bgpUp = this.gauge('metallb_bgp_session_up', 'BGP session state (1 is up, 0 is down)', [
-    'peer',
-  ]);
-  private readonly bgpUpdates = this.counter(
+  private readonly bgpUp = this.define.gauge(
+    'metallb_bgp_session_up',
+    'BGP session state (1 is up, 0 is down)',
+    ['peer'],
+  );
+  private readonly bgpUpdates = this.define.counter(
     'metallb_bgp_updates_total',
     'Number of BGP UPDATE messages sent',
     ['peer'],
   );
-  private readonly bgpAnnounced = this.gauge(
+  private readonly bgpAnnounced = this.define.gauge(
     'metallb_bgp_announced_prefixes_total',
     'Number of prefixes currently being advertised on the BGP session',
     ['peer'],
   );
-  private readonly bgpPending = this.gauge(
+  private readonly bgpPending = this.define.gauge(
     'metallb_bgp_pending_prefixes_total',
     'Number of prefixes that should be advertised on the BGP session',
     ['peer'],
   );
-  private readonly bfdUp = this.gauge('metallb_bfd_session_up', 'BFD session state (1 is up, 0 is down)', [
-    'peer',
-    'vrf',
-  ]);
-  private readonly bfdControlIn = this.counter(
+  private readonly bfdUp = this.define.gauge(
+    'metallb_bfd_session_up',
+    'BFD session state (1 is up, 0 is down)',
+    ['peer', 'vrf'],
+  );
+  private readonly bfdControlIn = this.define.counter(
     'metallb_bfd_control_packet_input',
     'Number of received BFD control packets',
     ['peer', 'vrf'],
   );
-  private readonly bfdControlOut = this.counter(
+  private readonly bfdControlOut = this.define.counter(
     'metallb_bfd_control_packet_output',
     'Number of sent BFD control packets',
     ['peer', 'vrf'],
   );
-  private readonly bfdEchoIn = this.counter(
+  private readonly bfdEchoIn = this.define.counter(
     'metallb_bfd_echo_packet_input',
     'Number of received BFD echo packets',
     ['peer', 'vrf'],
   );
-  private readonly bfdEchoOut = this.counter(
+  private readonly bfdEchoOut = this.define.counter(
     'metallb_bfd_echo_packet_output',
     'Number of sent BFD echo packets',
     ['peer', 'vrf'],
   );
-  private readonly bfdUpEvents = this.counter(
+  private readonly bfdUpEvents = this.define.counter(
     'metallb_bfd_session_up_events',
     'Number of BFD session up events',
     ['peer', 'vrf'],
   );
-  private readonly bfdDownEvents = this.counter(
+  private readonly bfdDownEvents = this.define.counter(
     'metallb_bfd_session_down_events',
     'Number of BFD session down events',
     ['peer', 'vrf'],
   );
 
-  private readonly bfdTransitions = this.counter(
+  private readonly bfdTransitions = this.define.counter(
     'lblab_bfd_transitions_total',
     'BFD session state changes, by the state left and the state entered',
     ['peer', 'from', 'to'],
   );
-  private readonly members = this.gauge(
+  private readonly members = this.define.gauge(
     'lblab_membership_members',
     "Speakers in this node's membership view (itself included), by state",
     ['state'],
   );
-  private readonly detections = this.counter(
+  private readonly detections = this.define.counter(
     'lblab_membership_detections_total',
     'Speakers this node learned had gone, by how: heartbeats stopped (silence), it said goodbye (left), or it left the cluster node list (removed)',
     ['kind'],
   );
-  private readonly refutations = this.counter(
+  private readonly refutations = this.define.counter(
     'lblab_membership_refutations_total',
     'Times this node contradicted a rumour of its own death',
   );
-  private readonly sent = this.counter('lblab_membership_datagrams_sent_total', 'Membership datagrams sent');
-  private readonly received = this.counter(
+  private readonly sent = this.define.counter(
+    'lblab_membership_datagrams_sent_total',
+    'Membership datagrams sent',
+  );
+  private readonly received = this.define.counter(
     'lblab_membership_datagrams_received_total',
     'Membership datagrams received, refused ones included',
   );
-  private readonly refused = this.counter(
+  private readonly refused = this.define.counter(
     'lblab_membership_datagrams_refused_total',
     'Membership datagrams refused before they were believed, by reason: malformed, foreign (a sender not in the cluster), unauthenticated, forged, replayed',
     ['reason'],
   );
-  private readonly synced = this.gauge(
+  private readonly synced = this.define.gauge(
     'lblab_membership_synced',
     '1 once membership has heard from the cluster (elections wait for it)',
   );
-  private readonly vouchingLost = this.counter(
+  private readonly vouchingLost = this.define.counter(
     'lblab_liveness_vouching_lost_total',
     'Times the liveness thread stopped vouching for this node because its main event loop had not run for --main-loop-timeout-ms (its addresses moved to other nodes until the loop ran again)',
   );
-  private readonly conflicts = this.counter(
+  private readonly conflicts = this.define.counter(
     'lblab_l2_conflicts_total',
     'ARP/NDP frames from another MAC claiming an address this node answers for',
   );
-  private readonly sendErrors = this.counter(
+  private readonly sendErrors = this.define.counter(
     'lblab_l2_send_errors_total',
     'ARP/NDP frames an interface refused to send',
   );
-  private readonly ownership = this.counter(
+  private readonly ownership = this.define.counter(
     'lblab_l2_ownership_changes_total',
     'Services whose Layer-2 owner became (gained) or stopped being (lost) this node, by the cause of the election: node-dead is a failover',
     ['change', 'reason'],
@@ -349,13 +356,5 @@ export class SpeakerMetrics implements Exposition {
         resolve(value);
       });
     });
-  }
-
-  private gauge<T extends string>(name: string, help: string, labelNames: readonly T[] = []): Gauge<T> {
-    return new Gauge({ name, help, labelNames, registers: [this.registry] });
-  }
-
-  private counter<T extends string>(name: string, help: string, labelNames: readonly T[] = []): Counter<T> {
-    return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 }
