@@ -137,6 +137,11 @@ export class Allocator {
     return this.spaces.size > 0;
   }
 
+  /** The configured pools' names, in configuration order. */
+  poolNames(): string[] {
+    return this.all.map((p) => p.meta.name);
+  }
+
   /** The addresses held by a service, if any. */
   assignment(service: string): Assignment | undefined {
     const h = this.holdings.get(service);

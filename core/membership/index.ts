@@ -5,5 +5,6 @@ export { MembershipAuth, type MembershipAuthOptions } from './auth/membership-au
 export { type MembershipOptions, defaultOptions } from './options.ts';
 export type { Change, Counters, Member, Meta, NodeRef, State } from './types.ts';
 export { MembershipConfigError, MembershipEncodeError, MembershipMetaError } from './errors.ts';
+export { detectionKind, type DetectionKind } from './reasons.ts';
 export { Ring } from './ring.ts';
 export * from './wire/index.ts';

@@ -1,3 +1,4 @@
+import type { Change } from './types.ts';
 import type { Update } from './wire/index.ts';
 
 // The reason strings every state change carries. They are read by people (logs, lab timelines), so
@@ -38,3 +39,16 @@ export const reasons = {
   meta: (incarnation: number, known: boolean) =>
     `metadata ${known ? 'updated' : 'learned'} (incarnation ${incarnation})`,
 };
+
+/**
+ * How a node stopped counting as alive, for metrics: its heartbeats stopped (`silence`, declared dead by
+ * a monitor), it said goodbye (`left`), or it was taken out of the cluster's node list (`removed`).
+ * Undefined for a change that is not a departure.
+ */
+export type DetectionKind = 'silence' | 'left' | 'removed';
+
+export function detectionKind(c: Change): DetectionKind | undefined {
+  if (c.to === 'dead') return 'silence';
+  if (c.to === 'left') return c.reason === reasons.removed ? 'removed' : 'left';
+  return undefined;
+}

@@ -30,3 +30,23 @@ export interface BfdWatch {
 export interface BfdWatcher {
   watch(spec: BfdSessionSpec, onChange: (change: BfdChange) => void): BfdWatch;
 }
+
+/** One BFD session as the metrics read it: MetalLB's metallb_bfd_* (FRR mode) and lblab's transitions. */
+export interface BfdSessionStats {
+  localAddress: string;
+  peerAddress: string;
+  multihop: boolean;
+  state: BfdState;
+  controlPacketsIn: number;
+  controlPacketsOut: number;
+  /** Our Echo packets sent, and those that came back (the peer loops them; it sends none of its own). */
+  echoPacketsOut: number;
+  echoPacketsIn: number;
+  /** State changes since the session was added. */
+  transitions: { from: BfdState; to: BfdState; count: number }[];
+}
+
+/** A BfdWatcher whose sessions can be counted: in this thread, or asked of the BFD worker thread. */
+export interface BfdStatsSource {
+  stats(): Promise<BfdSessionStats[]>;
+}

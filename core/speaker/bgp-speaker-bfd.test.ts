@@ -1,18 +1,10 @@
 // The BGP speaker follows BFD: a peer with a bfdProfile gets its BGP session only while BFD is up, loses
 // it at once (Cease 10) when BFD goes down, and keeps it when the peer stops BFD on purpose.
 import { describe, expect, it } from 'vitest';
-import { parseClusterManifests } from '../cluster/manifests.ts';
-import { bfdProfile, bgpAdv, load, peer, pool } from '../config/test-support.ts';
-import { IpAddress } from '../net/index.ts';
-import { BgpSession, type SessionEvent } from '../bgp/session/session.ts';
-import { MemoryTransport, advanceWithPromises } from '../bgp/session/memory-transport.test-support.ts';
-import { Random } from '../runtime/random.ts';
+import { advanceWithPromises } from '../bgp/session/memory-transport.test-support.ts';
 import { VirtualClock } from '../runtime/virtual-clock.ts';
 import type { BfdChange, BfdSessionSpec, BfdWatcher } from './bfd-watcher.ts';
-import { BgpSpeaker } from './bgp-speaker.ts';
-
-const NODE = '198.18.0.11';
-const ROUTER = '198.18.0.1';
+import { bgpWorld, NODE, ROUTER } from './bgp-router.test-support.ts';
 
 const cluster = `apiVersion: v1
 kind: Node
@@ -61,61 +53,8 @@ class ScriptedBfd implements BfdWatcher {
 /** The test's world; `profile` and `peerSpec` add to the BFDProfile's and the BGPPeer's spec. */
 function setup(profile: Record<string, unknown> = {}, peerSpec: Record<string, unknown> = {}) {
   const clock = new VirtualClock();
-  const net = new MemoryTransport(clock);
   const bfd = new ScriptedBfd();
-  const routerEvents: SessionEvent[] = [];
-  const router = new BgpSession({
-    name: 'r1',
-    config: {
-      localAs: 64512,
-      peerAs: 64513,
-      routerId: IpAddress.parse(ROUTER),
-      holdTimeSec: 3,
-      keepaliveSec: 1,
-      connectRetrySec: 1,
-      passive: true,
-      families: [{ afi: 1, safi: 1 }],
-    },
-    peer: IpAddress.parse(NODE),
-    port: 179,
-    ttl: 1,
-    connectTimeoutMs: 1000,
-    clock,
-    random: new Random(2),
-    connector: net.connectorFor(ROUTER),
-    log: (e) => routerEvents.push(e),
-  });
-  net.listen(ROUTER, (conn) => router.accept(conn));
-  router.start();
-  const speaker = new BgpSpeaker({
-    node: 'n1',
-    clock,
-    random: new Random(1),
-    connector: net.connectorFor(NODE),
-    log: () => undefined,
-    restarting: false,
-    bfd,
-  });
-  const config = load([
-    pool('p', { addresses: ['198.18.100.0/24'] }),
-    bgpAdv('a'),
-    bfdProfile('fast', { receiveInterval: 100, transmitInterval: 100, detectMultiplier: 3, ...profile }),
-    peer('r1', {
-      myASN: 64513,
-      peerASN: 64512,
-      peerAddress: ROUTER,
-      bfdProfile: 'fast',
-      holdTime: '3s',
-      keepaliveTime: '1s',
-      connectTime: '1s',
-      ...peerSpec,
-    }),
-  ]);
-  if (!config.ok) throw new Error(config.errors.map((i) => i.message).join('; '));
-  const snapshot = parseClusterManifests('cluster.yaml', cluster);
-  if (!snapshot.ok) throw new Error('bad cluster');
-  speaker.setConfig(config.config);
-  speaker.setCluster(snapshot.snapshot);
+  const { router, routerEvents, speaker } = bgpWorld({ clock, bfd, cluster, profile, peerSpec });
   const routes = () => router.received.list().map((r) => r.prefix.toString());
   return {
     clock,

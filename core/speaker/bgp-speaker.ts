@@ -4,8 +4,13 @@ import { anySelectorMatches } from '../cluster/label-selector.ts';
 import type { BFDProfile, BGPPeer, LbConfig } from '../config/model.ts';
 import { AFI_IPV4, AFI_IPV6, SAFI_UNICAST, type AfiSafi } from '../bgp/afi.ts';
 import type { SessionConfig } from '../bgp/fsm/types.ts';
-import { advertisedRouteSteps, type AdvertiseOptions } from '../bgp/rib/advertised-routes.ts';
-import { BgpSession, type SessionEvent } from '../bgp/session/session.ts';
+import {
+  advertisedRouteSteps,
+  announcedAddresses,
+  type AdvertiseOptions,
+  type AnnouncedAddress,
+} from '../bgp/rib/advertised-routes.ts';
+import { BgpSession, type SessionCounters, type SessionEvent } from '../bgp/session/session.ts';
 import type { BgpConnection, BgpConnector } from '../bgp/session/transport.ts';
 import { IpAddress } from '../net/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
@@ -34,6 +39,13 @@ export interface BgpSpeakerDeps {
   bfd?: BfdWatcher;
 }
 
+/** One session as MetalLB's BGP metrics show it. */
+export interface BgpPeerStats extends SessionCounters {
+  /** MetalLB's `peer` label: "address:port", IPv6 in brackets. */
+  peer: string;
+  up: boolean;
+}
+
 /** MetalLB's default connect time for a BGPPeer without one (its hold and keepalive: bgp-peer-rules.ts). */
 const DEFAULT_CONNECT_SEC = 120;
 const DEFAULT_MAX_PREFIXES = 10_000;
@@ -53,6 +65,8 @@ export class BgpSpeaker {
   private computing: Generator<void, void> | undefined;
   /** The cluster or configuration changed since the computation under way started. */
   private stale = false;
+  /** What announced() found since the last reconcile: the walk over every service is done once per change. */
+  private announcedCache: AnnouncedAddress[] | undefined;
 
   constructor(private readonly deps: BgpSpeakerDeps) {
     this.timers = new NamedTimers(deps.clock, `bgp ${deps.node}: `);
@@ -94,6 +108,34 @@ export class BgpSpeaker {
       s.bfd?.watch.close({ adminDown: true });
     }
     this.sessions.clear();
+    this.announcedCache = undefined;
+  }
+
+  /** Every session's counters, for metrics. */
+  peerStats(): BgpPeerStats[] {
+    return [...this.sessions.values()].map(({ peer, session }) => ({
+      peer: `${peer.peerAddress.family === 6 ? `[${peer.peerAddress}]` : `${peer.peerAddress}`}:${peer.peerPort}`,
+      up: session.state === 'established',
+      ...session.counters(),
+    }));
+  }
+
+  /**
+   * The service addresses this node advertises to at least one of its peers, whether or not the session
+   * is up: desired state, as MetalLB's metallb_speaker_announced says of itself. The same array until the
+   * cluster or the configuration changes.
+   */
+  announced(): readonly AnnouncedAddress[] {
+    const { snapshot, config } = this;
+    if (snapshot === undefined || config === undefined) return [];
+    if (this.announcedCache === undefined) {
+      const all = new Map<string, AnnouncedAddress>();
+      for (const { peer } of this.sessions.values())
+        for (const a of announcedAddresses(snapshot, config, this.deps.node, peer, this.deps.advertise))
+          all.set(`${a.service} ${a.ip}`, a);
+      this.announcedCache = [...all.values()];
+    }
+    return this.announcedCache;
   }
 
   /** Sessions by BGPPeer name. */
@@ -102,6 +144,7 @@ export class BgpSpeaker {
   }
 
   private reconcile(): void {
+    this.announcedCache = undefined;
     const { snapshot, config } = this;
     if (!snapshot || !config) return;
     const node = snapshot.nodes.find((n) => n.metadata.name === this.deps.node);

@@ -3,16 +3,48 @@
  * emulator can run directly on a virtual clock.
  */
 import { BfdConfigError, type BfdEngine } from '../bfd/engine/index.ts';
-import type { BfdChange, BfdSessionSpec, BfdWatch, BfdWatcher } from './bfd-watcher.ts';
+import type { BfdState } from '../bfd/packet/types.ts';
+import type {
+  BfdChange,
+  BfdSessionSpec,
+  BfdSessionStats,
+  BfdStatsSource,
+  BfdWatch,
+  BfdWatcher,
+} from './bfd-watcher.ts';
 
-export class EngineBfdWatcher implements BfdWatcher {
+export class EngineBfdWatcher implements BfdWatcher, BfdStatsSource {
   private readonly listeners = new Map<string, (c: BfdChange) => void>();
+  /** Per session key, its state changes so far by "from>to". */
+  private readonly transitions = new Map<
+    string,
+    Map<string, { from: BfdState; to: BfdState; count: number }>
+  >();
 
   constructor(
     private readonly engine: BfdEngine,
     private readonly log: (message: string) => void,
   ) {
-    engine.onStateChange((c) => this.listeners.get(c.key)?.(c));
+    engine.onStateChange((c) => {
+      this.countTransition(c.key, c.previous, c.state);
+      this.listeners.get(c.key)?.(c);
+    });
+  }
+
+  stats(): Promise<BfdSessionStats[]> {
+    return Promise.resolve(
+      this.engine.sessions().map((s) => ({
+        localAddress: s.localAddress,
+        peerAddress: s.peerAddress,
+        multihop: s.multihop,
+        state: s.state,
+        controlPacketsIn: s.packetsReceived,
+        controlPacketsOut: s.packetsSent,
+        echoPacketsOut: s.echo.sent,
+        echoPacketsIn: s.echo.returned,
+        transitions: [...(this.transitions.get(s.key)?.values() ?? [])].map((t) => ({ ...t })),
+      })),
+    );
   }
 
   watch(spec: BfdSessionSpec, onChange: (change: BfdChange) => void): BfdWatch {
@@ -44,13 +76,22 @@ export class EngineBfdWatcher implements BfdWatcher {
       close: ({ adminDown }) => {
         closed = true;
         void key.then(
-          (k) => {
+          async (k) => {
             this.listeners.delete(k);
-            return this.engine.remove(k, { adminDown });
+            await this.engine.remove(k, { adminDown });
+            this.transitions.delete(k);
           },
           () => undefined,
         );
       },
     };
+  }
+
+  private countTransition(key: string, from: BfdState, to: BfdState): void {
+    let byChange = this.transitions.get(key);
+    if (byChange === undefined) this.transitions.set(key, (byChange = new Map()));
+    const t = byChange.get(`${from}>${to}`);
+    if (t === undefined) byChange.set(`${from}>${to}`, { from, to, count: 1 });
+    else t.count++;
   }
 }

@@ -6,6 +6,7 @@ import { compareText } from '../sort/compare-text.ts';
 import type { Change, Membership } from '../membership/index.ts';
 import type { IpAddress } from '../net/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
+import { mainReason, type OwnershipCounts, type OwnershipReason } from './ownership-reason.ts';
 import { interfacesByNode } from './published-interfaces.ts';
 
 /** One line of the speaker's log: what changed, and why. */
@@ -62,8 +63,14 @@ export class L2Speaker {
   private readonly detach: (() => void)[] = [];
   private readonly timers: NamedTimers<'recompute' | 'step'>;
   private triggers: string[] = [];
+  private reasons = new Set<OwnershipReason>();
   /** The election under way, a step per turn of the event loop, and what started it. */
-  private job: { steps: Generator<void, L2Assignment[]>; trigger: string } | undefined;
+  private job:
+    { steps: Generator<void, L2Assignment[]>; trigger: string; reasons: Set<OwnershipReason> } | undefined;
+  private readonly counts: OwnershipCounts = { gained: {}, lost: {} };
+  /** owned() of the election `ownedOf`. */
+  private ownedCache: readonly L2Assignment[] = [];
+  private ownedOf: readonly L2Assignment[] = [];
 
   constructor(private readonly deps: L2SpeakerDeps) {
     const { membership } = deps;
@@ -71,18 +78,35 @@ export class L2Speaker {
     // Membership changes and what the announcer does are logged where they happen (the liveness agent).
     this.detach.push(
       membership.onChange((c) => this.onMembershipChange(c)),
-      membership.onSynced(() => this.recompute('membership synced')),
+      membership.onSynced(() => this.recompute('membership synced', 'start')),
     );
   }
 
   setCluster(snapshot: ClusterSnapshot): void {
     this.snapshot = snapshot;
-    this.recompute('cluster changed');
+    this.recompute('cluster changed', 'cluster');
   }
 
   setConfig(config: LbConfig): void {
     this.config = config;
-    this.recompute('configuration changed');
+    this.recompute('configuration changed', 'config');
+  }
+
+  /**
+   * The last election's services this node announces (desired state: what the announcer was told); the
+   * same array until the next election, so a reader can tell nothing changed.
+   */
+  owned(): readonly L2Assignment[] {
+    if (this.ownedOf !== this.last) {
+      this.ownedOf = this.last;
+      this.ownedCache = this.last.filter((a) => a.result.owner === this.deps.node);
+    }
+    return this.ownedCache;
+  }
+
+  /** Services this node gained or lost since it started, by why the election that moved them ran. */
+  ownershipCounts(): OwnershipCounts {
+    return { gained: { ...this.counts.gained }, lost: { ...this.counts.lost } };
   }
 
   /**
@@ -107,7 +131,7 @@ export class L2Speaker {
 
   private onMembershipChange(c: Change): void {
     if (this.leaving) return;
-    this.recompute(`${c.node} ${c.to}`, true);
+    this.recompute(`${c.node} ${c.to}`, `node-${c.to}`, true);
     // A node back from the dead means a partition healed or a frozen speaker resumed: whoever owns an
     // address now announces it again so clients on the other side learn the single winner.
     if (c.from === 'dead' && c.to === 'alive')
@@ -121,10 +145,12 @@ export class L2Speaker {
    * long; changes that arrive meanwhile get the next election, except a membership change (`urgent`), which
    * starts over at once: a dead node's addresses must not wait for an election over the old view to end.
    */
-  private recompute(trigger: string, urgent = false): void {
+  private recompute(trigger: string, reason: OwnershipReason, urgent = false): void {
     if (!this.triggers.includes(trigger)) this.triggers.push(trigger);
+    this.reasons.add(reason);
     if (this.job !== undefined && urgent) {
       this.triggers.unshift(this.job.trigger);
+      for (const r of this.job.reasons) this.reasons.add(r);
       this.job = undefined;
       this.timers.disarm('step');
     }
@@ -134,7 +160,9 @@ export class L2Speaker {
 
   private elect(): void {
     const trigger = this.triggers.join(', ');
+    const reasons = this.reasons;
     this.triggers = [];
+    this.reasons = new Set();
     const { snapshot, config, deps } = this;
     if (this.leaving || !snapshot || !config || !deps.membership.synced()) return;
     const assign = deps.assign ?? l2AssignmentSteps;
@@ -145,7 +173,7 @@ export class L2Speaker {
       interfacesByNode(deps.membership.members()),
       deps.election,
     );
-    this.job = { steps, trigger };
+    this.job = { steps, trigger, reasons };
     this.step();
   }
 
@@ -158,13 +186,13 @@ export class L2Speaker {
       return;
     }
     this.job = undefined;
-    this.announce(next.value, job.trigger);
+    this.announce(next.value, job.trigger, mainReason(job.reasons));
     if (this.triggers.length > 0) this.timers.arm('recompute', 0, () => this.elect());
   }
 
-  private announce(results: readonly L2Assignment[], trigger: string): void {
+  private announce(results: readonly L2Assignment[], trigger: string, reason: OwnershipReason): void {
     const { deps } = this;
-    if (results !== this.last) this.logChanges(results, trigger);
+    if (results !== this.last) this.recordChanges(results, trigger, reason);
     this.last = results;
     const owned: OwnedVip[] = [];
     for (const a of results) {
@@ -175,13 +203,16 @@ export class L2Speaker {
   }
 
   /**
-   * Logs every owner that changed since the last election, up to MAX_OWNERSHIP_LINES, then one line that
-   * says how many more: a change of 10,000 services is one screen, not 10,000 lines from every speaker.
-   * Both lists are sorted by service, so one walk compares them: no per-speaker map of 10,000 keys at scale,
-   * where every speaker shares one result.
+   * Counts the services this node gained or lost, and logs every owner that changed since the last
+   * election, up to MAX_OWNERSHIP_LINES, then one line that says how many more: a change of 10,000
+   * services is one screen, not 10,000 lines from every speaker. Both lists are sorted by service, so one
+   * walk compares them: no per-speaker map of 10,000 keys at scale, where every speaker shares one result.
    */
-  private logChanges(results: readonly L2Assignment[], trigger: string): void {
+  private recordChanges(results: readonly L2Assignment[], trigger: string, reason: OwnershipReason): void {
     const before = this.last;
+    const self = this.deps.node;
+    const count = (change: 'gained' | 'lost') =>
+      (this.counts[change][reason] = (this.counts[change][reason] ?? 0) + 1);
     let changes = 0;
     const line = (text: () => string) => {
       if (changes++ < MAX_OWNERSHIP_LINES) this.log('ownership', text());
@@ -189,6 +220,7 @@ export class L2Speaker {
     const concernsUs = (...owners: (string | undefined)[]) =>
       this.deps.logOwnership !== 'own-services' || owners.includes(this.deps.node);
     const gone = (a: L2Assignment) => {
+      if (a.result.owner === self) count('lost');
       if (concernsUs(a.result.owner)) line(() => `${keyOf(a)}: no longer announced (${trigger})`);
     };
     let i = 0;
@@ -201,7 +233,10 @@ export class L2Speaker {
       }
       const owner = a.result.owner;
       const was = prev?.result.owner;
-      if ((prev !== undefined && was === owner) || !concernsUs(owner, was)) continue;
+      if (prev !== undefined && was === owner) continue;
+      if (owner === self) count('gained');
+      else if (was === self) count('lost');
+      if (!concernsUs(owner, was)) continue;
       line(
         () =>
           `${keyOf(a)}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,

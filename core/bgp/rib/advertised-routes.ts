@@ -57,23 +57,67 @@ export function* advertisedRouteSteps(
   peer: BGPPeer,
   options: AdvertiseOptions = {},
 ): Generator<void, Route[]> {
-  const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
-  if (node === undefined || !nodeMayAnnounce(node, options)) return [];
-  const slices = slicesByService(snapshot.endpointSlices);
   const attributes = new Map<BGPAdvertisement, RouteAttributes>();
-  const attributesFor = (adv: BGPAdvertisement) => {
-    let a = attributes.get(adv);
-    if (a === undefined) attributes.set(adv, (a = attributesOf(adv)));
-    return a;
-  };
   const routes = new Map<string, Route>();
+  for (const found of advertisements(snapshot, config, nodeName, peer, options)) {
+    if (found === pause) {
+      yield;
+      continue;
+    }
+    const { ip, adv } = found;
+    let shared = attributes.get(adv);
+    if (shared === undefined) attributes.set(adv, (shared = attributesOf(adv)));
+    add(routes, { prefix: aggregate(ip, adv), attributes: shared });
+  }
+  return [...routes.values()];
+}
+
+/** A service address this node announces over BGP. */
+export interface AnnouncedAddress {
+  /** "namespace/name". */
+  service: string;
+  ip: IpAddress;
+}
+
+/**
+ * The service addresses behind advertisedRoutes, once each: what MetalLB's metallb_speaker_announced
+ * reports with protocol "bgp" (an aggregated prefix still announces each service address in it).
+ */
+export function announcedAddresses(
+  snapshot: ClusterSnapshot,
+  config: LbConfig,
+  nodeName: string,
+  peer: BGPPeer,
+  options: AdvertiseOptions = {},
+): AnnouncedAddress[] {
+  const out = new Map<string, AnnouncedAddress>();
+  for (const found of advertisements(snapshot, config, nodeName, peer, options))
+    if (found !== pause) out.set(`${found.service} ${found.ip}`, { service: found.service, ip: found.ip });
+  return [...out.values()];
+}
+
+/** What advertisements() yields after every SERVICES_PER_STEP services: a caller in steps may pause there. */
+const pause = Symbol('pause');
+
+/** Each service address this node advertises to `peer`, with every advertisement that covers it. */
+function* advertisements(
+  snapshot: ClusterSnapshot,
+  config: LbConfig,
+  nodeName: string,
+  peer: BGPPeer,
+  options: AdvertiseOptions,
+): Generator<{ service: string; ip: IpAddress; adv: BGPAdvertisement } | typeof pause> {
+  const node = snapshot.nodes.find((n) => n.metadata.name === nodeName);
+  if (node === undefined || !nodeMayAnnounce(node, options)) return;
+  const slices = slicesByService(snapshot.endpointSlices);
   let done = 0;
   for (const svc of snapshot.services) {
-    if (++done % SERVICES_PER_STEP === 0) yield;
+    if (++done % SERVICES_PER_STEP === 0) yield pause;
     if (svc.spec.type !== 'LoadBalancer' || !isOurClass(svc, options.loadBalancerClass)) continue;
     const ips = statusIps(svc);
     if (ips === undefined || ips.length === 0) continue;
-    const serviceSlices = slices.get(serviceKey(svc)) ?? [];
+    const service = serviceKey(svc);
+    const serviceSlices = slices.get(service) ?? [];
     if (!hasServingEndpoint(serviceSlices)) continue;
     // MetalLB: with externalTrafficPolicy Local a node without a local endpoint would drop the traffic.
     if (svc.spec.externalTrafficPolicy === 'Local' && !nodesWithServingEndpoint(serviceSlices).has(nodeName))
@@ -81,12 +125,10 @@ export function* advertisedRouteSteps(
     for (const ip of ips) {
       const pool = config.pools.find((p) => p.addresses.some((a) => a.range.contains(ip)));
       if (pool === undefined) continue;
-      for (const adv of advertisementsFor(config.bgpAdvertisements, pool, node, peer)) {
-        add(routes, { prefix: aggregate(ip, adv), attributes: attributesFor(adv) });
-      }
+      for (const adv of advertisementsFor(config.bgpAdvertisements, pool, node, peer))
+        yield { service, ip, adv };
     }
   }
-  return [...routes.values()];
 }
 
 function nodeMayAnnounce(node: Node, options: AdvertiseOptions): boolean {

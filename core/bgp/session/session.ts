@@ -54,6 +54,16 @@ export type SessionEvent =
   | { kind: 'received'; held: number; stale: number }
   | { kind: 'note'; message: string };
 
+/** What MetalLB's BGP metrics read of a session (metallb_bgp_updates_total and the prefix gauges). */
+export interface SessionCounters {
+  /** UPDATE messages written to the peer, End-of-RIB markers included. */
+  updatesSent: number;
+  /** Prefixes the peer has been told and not withdrawn: zero unless established. */
+  advertised: number;
+  /** Prefixes that should be advertised: those of the families the session is configured for. */
+  pending: number;
+}
+
 /** One TCP connection and the state machine running on it. */
 interface Attempt {
   fsm: FsmState;
@@ -84,6 +94,7 @@ export class BgpSession {
   private restarting: boolean;
   /** What the last established session agreed; still needed once the machine has left Established. */
   private agreed: Negotiated | undefined;
+  private updatesSent = 0;
 
   constructor(private readonly o: SessionOptions) {
     this.restarting = o.config.gracefulRestart?.restarting ?? false;
@@ -101,6 +112,16 @@ export class BgpSession {
 
   get received(): AdjRibIn {
     return this.ribIn;
+  }
+
+  counters(): SessionCounters {
+    const configured = (r: Route) =>
+      this.o.config.families.some((f) => f.afi === (r.prefix.family === 4 ? AFI_IPV4 : AFI_IPV6));
+    return {
+      updatesSent: this.updatesSent,
+      advertised: this.state === 'established' ? this.ribOut.size : 0,
+      pending: this.desired.filter(configured).length,
+    };
   }
 
   start(): void {
@@ -274,7 +295,9 @@ export class BgpSession {
       case 'connect':
         return this.dial(a);
       case 'send':
-        a.conn?.send(encodeMessage(action.msg, { fourOctetAs: a.fsm.negotiated?.fourOctetAs ?? false }));
+        if (a.conn === undefined) return;
+        a.conn.send(encodeMessage(action.msg, { fourOctetAs: a.fsm.negotiated?.fourOctetAs ?? false }));
+        if (action.msg.type === 'update') this.updatesSent++;
         return;
       case 'close': {
         const conn = a.conn;

@@ -462,6 +462,45 @@ describe('robustness', () => {
   });
 });
 
+describe("counts per address (MetalLB's layer2 metrics)", () => {
+  const counts = (a: L2Announcer) => {
+    const c = a.addressCounts();
+    return Object.fromEntries(c.ips.map((ip, i) => [ip, [c.requests[i], c.responses[i], c.gratuitous[i]]]));
+  };
+
+  it('counts requests, responses and gratuitous frames of each owned address, and nothing for others', () => {
+    const { clock, announcer, clientA } = lab();
+    announcer.setOwned([...own4('eth0'), ...own6('eth0')], 'won');
+    clock.advance(5000);
+    clientA.send(whoHas(VIP4));
+    clientA.send(whoHas(VIP4));
+    clientA.send(solicit(VIP6));
+    clientA.send(whoHas(ip('198.18.0.11')));
+    clock.advance(1);
+    // [requests, responses, gratuitous]: an IPv4 announcement is two frames, an IPv6 one is one NA.
+    expect(counts(announcer)).toEqual({ [`${VIP4}`]: [2, 2, 8], [`${VIP6}`]: [1, 1, 4] });
+  });
+
+  it('keeps a released address for ten minutes, so a failover and back counts on, then drops it', () => {
+    const { clock, announcer, clientA } = lab({ burstOffsetsMs: [] });
+    announcer.setOwned(own4('eth0'), 'won');
+    clientA.send(whoHas(VIP4));
+    clock.advance(1);
+    announcer.setOwned([], 'lost');
+    clientA.send(whoHas(VIP4));
+    clock.advance(60_000);
+    expect(counts(announcer)).toEqual({ [`${VIP4}`]: [1, 1, 2] });
+    announcer.setOwned(own4('eth0'), 'won again');
+    clock.advance(1);
+    expect(counts(announcer)).toEqual({ [`${VIP4}`]: [1, 1, 4] });
+    announcer.setOwned(own6('eth0'), 'moved');
+    clock.advance(10 * 60_000 - 1);
+    expect(Object.keys(counts(announcer))).toEqual([`${VIP4}`, `${VIP6}`]);
+    clock.advance(1);
+    expect(Object.keys(counts(announcer))).toEqual([`${VIP6}`]);
+  });
+});
+
 describe('big takeovers', () => {
   it('announces thousands of addresses in batches, answering requests for any of them meanwhile', () => {
     const { announcer, clientA, settle } = lab({ burstOffsetsMs: [] });

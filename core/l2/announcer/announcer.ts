@@ -11,6 +11,7 @@ import {
   encodeFrame,
   solicitedNeighborAdvertisement,
 } from '../wire/index.ts';
+import { AddressCounters, type AddressCounts } from './address-counters.ts';
 import { type AnnouncerCounters, emptyCounters } from './counters.ts';
 import { AnnouncerClosedError, AnnouncerConfigError, UnknownInterfaceError } from './errors.ts';
 import type { AnnouncerEvent, AnnouncerListener } from './events.ts';
@@ -38,6 +39,7 @@ export class L2Announcer {
   private readonly listeners = new Set<AnnouncerListener>();
   private readonly detach: (() => void)[];
   private readonly counters = emptyCounters();
+  private readonly byAddress: AddressCounters;
   private owned: Ownership = new Map();
   private closed = false;
   /**
@@ -63,6 +65,7 @@ export class L2Announcer {
     }
     this.ports = byName;
     this.timers = new NamedTimers(clock, `${this.options.name} `);
+    this.byAddress = new AddressCounters(() => clock.now());
     this.detach = ports.map((port) => port.onFrame((bytes) => this.receive(port, bytes)));
   }
 
@@ -91,6 +94,11 @@ export class L2Announcer {
     for (const { vip, interfaces } of lost)
       for (const name of interfaces) this.timers.disarm(burstTimer(vip, name));
     this.keepRefreshing();
+    for (const { vip } of gained) this.byAddress.owned(vip.toString());
+    for (const { vip } of lost) {
+      const key = vip.toString();
+      if (!next.has(key)) this.byAddress.released(key);
+    }
     this.counters.ownershipChanges += lost.length + gained.length;
     for (const change of lost) this.pending.push({ kind: 'released', change, reason });
     for (const change of gained) this.pending.push({ kind: 'took-over', change, reason });
@@ -122,6 +130,11 @@ export class L2Announcer {
   /** A copy of the counters. */
   stats(): AnnouncerCounters {
     return { ...this.counters, undecodableByReason: { ...this.counters.undecodableByReason } };
+  }
+
+  /** Requests, responses and gratuitous frames per owned (or lately released) address: see AddressCounters. */
+  addressCounts(): AddressCounts {
+    return this.byAddress.snapshot();
   }
 
   /** Releases everything (with `reason`), stops the timers and stops listening. The ports stay open. */
@@ -183,9 +196,12 @@ export class L2Announcer {
 
   private sendGratuitous(vip: IpAddress, name: string): void {
     const port = this.ports.get(name);
-    if (port === undefined || !this.ownsOn(vip, name)) return;
+    const key = vip.toString();
+    if (port === undefined || !this.ownsOn(key, name)) return;
     for (const frame of gratuitousFrames(vip, port.mac)) {
-      if (this.send(port, frame)) this.counters.gratuitousSent++;
+      if (!this.send(port, frame)) continue;
+      this.counters.gratuitousSent++;
+      this.byAddress.gratuitous(key);
     }
   }
 
@@ -214,32 +230,42 @@ export class L2Announcer {
     if (arp.op !== 'request' || arp.senderIp.equals(arp.targetIp)) return;
     // As MetalLB: only requests broadcast or sent to this interface are ours to answer.
     if (!ethernet.dst.equals(MacAddress.broadcast) && !ethernet.dst.equals(port.mac)) return;
-    if (!this.ownsOn(arp.targetIp, port.name)) {
+    const key = arp.targetIp.toString();
+    if (!this.ownsOn(key, port.name)) {
       this.counters.arpRequestsNotOwned++;
       return;
     }
     this.counters.arpRequestsOwned++;
-    if (this.send(port, arpReply(frame, port.mac))) this.counters.responsesSent++;
+    this.byAddress.request(key);
+    if (this.send(port, arpReply(frame, port.mac))) this.answered(key);
   }
 
   private answerNs(port: FramePort, frame: NeighborSolicitationFrame): void {
     const dst = frame.ethernet.dst;
     // Resolution goes to the solicited-node group (multicast), reachability probes to this interface.
     if (!dst.isMulticast && !dst.equals(port.mac)) return;
-    if (!this.ownsOn(frame.ns.target, port.name)) {
+    const key = frame.ns.target.toString();
+    if (!this.ownsOn(key, port.name)) {
       this.counters.nsRequestsNotOwned++;
       return;
     }
     this.counters.nsRequestsOwned++;
+    this.byAddress.request(key);
     // Duplicate Address Detection for an owned address (source ::) is answered too: the multicast NA the
     // helper builds for it (RFC 4861 §7.2.4) defends the address.
     const answer = solicitedNeighborAdvertisement({ solicitation: frame, mac: port.mac });
-    if (this.send(port, answer)) this.counters.responsesSent++;
+    if (this.send(port, answer)) this.answered(key);
+  }
+
+  private answered(key: string): void {
+    this.counters.responsesSent++;
+    this.byAddress.response(key);
   }
 
   private checkConflict(port: FramePort, frame: Exclude<Frame, OtherFrame>): void {
     const claim = claimIn(frame);
-    if (claim === undefined || this.isOwnMac(claim.mac) || !this.ownsOn(claim.ip, port.name)) return;
+    if (claim === undefined || this.isOwnMac(claim.mac) || !this.ownsOn(claim.ip.toString(), port.name))
+      return;
     this.counters.conflicts++;
     this.emit({
       kind: 'conflict',
@@ -263,8 +289,9 @@ export class L2Announcer {
     }
   }
 
-  private ownsOn(ip: IpAddress, name: string): boolean {
-    return this.owned.get(ip.toString())?.interfaces.has(name) ?? false;
+  /** Whether the address with text `key` is owned on interface `name`. */
+  private ownsOn(key: string, name: string): boolean {
+    return this.owned.get(key)?.interfaces.has(name) ?? false;
   }
 
   private isOwnMac(mac: MacAddress): boolean {

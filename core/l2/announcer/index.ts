@@ -3,6 +3,7 @@
  * announces takeovers, and reports conflicting claims.
  */
 export { L2Announcer } from './announcer.ts';
+export type { AddressCounts } from './address-counters.ts';
 export type { AnnouncerCounters } from './counters.ts';
 export { AnnouncerClosedError, AnnouncerConfigError, UnknownInterfaceError } from './errors.ts';
 export type { AnnouncerEvent, AnnouncerListener } from './events.ts';

@@ -4,15 +4,24 @@
  * speaker, which is why lblab sends the C bit clear.
  */
 import { Worker } from 'node:worker_threads';
-import type { BfdChange, BfdSessionSpec, BfdWatch, BfdWatcher } from '../../speaker/bfd-watcher.ts';
+import type {
+  BfdChange,
+  BfdSessionSpec,
+  BfdSessionStats,
+  BfdStatsSource,
+  BfdWatch,
+  BfdWatcher,
+} from '../../speaker/bfd-watcher.ts';
 import type { FromWorker, ToWorker, WorkerOptions } from './messages.ts';
 
 /** How long a shutdown waits for the AdminDown packets to leave before the worker is ended. */
 const SHUTDOWN_WAIT_MS = 1000;
 
-export class BfdWorker implements BfdWatcher {
+export class BfdWorker implements BfdWatcher, BfdStatsSource {
   private nextId = 1;
   private readonly watching = new Map<number, { onChange: (c: BfdChange) => void; last?: BfdChange }>();
+  /** `stats` questions waiting for the worker's answer, by id. */
+  private readonly asking = new Map<number, (sessions: BfdSessionStats[]) => void>();
   /** Started by the first watch: a speaker without BFD peers runs no thread. */
   private worker: Worker | undefined;
   private exited = false;
@@ -33,6 +42,16 @@ export class BfdWorker implements BfdWatcher {
         this.post({ op: 'close', id, adminDown });
       },
     };
+  }
+
+  /** Every session's counters, from the worker; none when it never started or has ended. */
+  stats(): Promise<BfdSessionStats[]> {
+    if (this.worker === undefined || this.exited) return Promise.resolve([]);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.asking.set(id, resolve);
+      this.post({ op: 'stats', id });
+    });
   }
 
   /** AdminDown to every peer (RFC 5880 §6.8.16), then the worker ends. */
@@ -68,6 +87,11 @@ export class BfdWorker implements BfdWatcher {
 
   private onMessage(m: FromWorker): void {
     if (m.op === 'log') return this.log(m.message);
+    if (m.op === 'stats') {
+      this.asking.get(m.id)?.(m.sessions);
+      this.asking.delete(m.id);
+      return;
+    }
     if (m.op !== 'change') return;
     const w = this.watching.get(m.id);
     if (w === undefined) return;
@@ -77,6 +101,8 @@ export class BfdWorker implements BfdWatcher {
 
   private onExit(code: number): void {
     this.exited = true;
+    for (const resolve of this.asking.values()) resolve([]);
+    this.asking.clear();
     if (this.watching.size === 0) return;
     this.log(`BFD worker exited (code ${code}): every BFD session is down`);
     for (const w of this.watching.values()) {

@@ -42,6 +42,9 @@ port.on('message', (m: ToWorker) => {
       watches.get(m.id)?.close({ adminDown: m.adminDown });
       watches.delete(m.id);
       return;
+    case 'stats':
+      void watcher.stats().then((sessions) => post({ op: 'stats', id: m.id, sessions }));
+      return;
     case 'shutdown':
       // Echoes stop with Up anyway (AdminDown is not Up), and the raw ports must be closed before the main
       // thread's deadline terminates this thread: an AF_PACKET port still open then crashes the process.

@@ -1,11 +1,14 @@
 import { L2Announcer, type AnnouncerEvent, type OwnedVip } from '../../l2/announcer/index.ts';
 import {
+  detectionKind,
   Membership,
   MembershipAuth,
   type Change,
+  type DetectionKind,
   type MembershipOptions,
   type Meta,
   type NodeRef,
+  type State,
 } from '../../membership/index.ts';
 import { IpAddress } from '../../net/index.ts';
 import type { Channel } from '../../runtime/channel.ts';
@@ -13,7 +16,7 @@ import { NamedTimers, type Clock } from '../../runtime/clock.ts';
 import type { DatagramPort, FramePort } from '../../runtime/ports.ts';
 import type { Random } from '../../runtime/random.ts';
 import type { SpeakerLogEntry } from '../l2-speaker.ts';
-import type { FromLiveness, OwnedAddress, ToLiveness } from './messages.ts';
+import type { FromLiveness, LivenessStats, OwnedAddress, ToLiveness } from './messages.ts';
 import { RefusalLog } from './refusal-log.ts';
 
 export interface LivenessAgentDeps {
@@ -56,6 +59,8 @@ export class LivenessAgent {
   private readonly parsed = new Map<string, IpAddress>();
   private lastBeat: number;
   private vouching = true;
+  private vouchingLost = 0;
+  private readonly detections: Record<DetectionKind, number> = { silence: 0, left: 0, removed: 0 };
   private closed = false;
 
   constructor(private readonly deps: LivenessAgentDeps) {
@@ -113,6 +118,9 @@ export class LivenessAgent {
         if (this.membership.rotateKey(m.key))
           this.log('lifecycle', 'membership key changed: sealing with the new key after the rotation window');
         return;
+      case 'stats':
+        this.deps.channel.post({ op: 'stats', stats: this.stats() });
+        return;
       case 'leave':
         this.membership.leave();
         return;
@@ -121,15 +129,29 @@ export class LivenessAgent {
         this.timers.disarmAll();
         this.announcer.close(m.reason);
         this.membership.stop();
-        this.deps.channel.post({
-          op: 'closed',
-          stats: { membership: this.membership.counters(), announcer: this.announcer.stats() },
-        });
+        this.deps.channel.post({ op: 'closed', stats: this.stats() });
         return;
     }
   }
 
+  /** A walk over the members and the owned addresses: done when asked (a scrape), never on a timer. */
+  private stats(): LivenessStats {
+    const members: Record<State, number> = { unknown: 0, alive: 0, dead: 0, left: 0 };
+    for (const m of this.membership.members()) members[m.state]++;
+    return {
+      membership: this.membership.counters(),
+      announcer: this.announcer.stats(),
+      addresses: this.announcer.addressCounts(),
+      members,
+      detections: { ...this.detections },
+      synced: this.membership.synced(),
+      vouchingLost: this.vouchingLost,
+    };
+  }
+
   private onChange(c: Change): void {
+    const kind = detectionKind(c);
+    if (kind !== undefined) this.detections[kind]++;
     this.log('membership', `${c.node}: ${c.from} → ${c.to} (${c.reason})`);
     this.deps.channel.post({ op: 'change', change: c, meta: this.membership.member(c.node)?.meta ?? {} });
   }
@@ -146,6 +168,7 @@ export class LivenessAgent {
 
   private stopVouching(silentMs: number): void {
     this.vouching = false;
+    this.vouchingLost++;
     const reason = `the main event loop has not run for ${Math.round(silentMs)} ms (bound ${this.deps.mainLoopTimeoutMs} ms): no longer vouching for this node`;
     this.log('lifecycle', `${reason}; peers take over its addresses`);
     this.announcer.setOwned([], reason);

@@ -22,12 +22,15 @@ export class LivenessClient {
   private incarnation = new Uint32Array(0);
   private meta: Meta[] = [];
   private isSynced = false;
+  private isVouching = true;
   private aliveCache: ReadonlySet<string> | undefined;
   private readonly changeListeners = new Set<(c: Change) => void>();
   private readonly syncedListeners = new Set<() => void>();
   private readonly vouchingListeners = new Set<(vouching: boolean, reason: string) => void>();
   private readonly timers: NamedTimers<'beat'>;
   private closing: ((stats: LivenessStats) => void)[] = [];
+  /** Waiting for `stats` replies, in the order asked: the port keeps order, so replies come in it. */
+  private asking: ((stats: LivenessStats) => void)[] = [];
   /** The addresses last sent to the liveness thread, as text; undefined until the first election. */
   private ownedKey: string | undefined;
   private stopped = false;
@@ -76,6 +79,11 @@ export class LivenessClient {
   onSynced(listener: () => void): () => void {
     this.syncedListeners.add(listener);
     return () => this.syncedListeners.delete(listener);
+  }
+
+  /** Whether the liveness thread vouches for this node, as it last said (it starts out vouching). */
+  vouching(): boolean {
+    return this.isVouching;
   }
 
   /** Whether the liveness thread vouches for this node (it stops when the main thread stalls too long). */
@@ -127,6 +135,17 @@ export class LivenessClient {
     this.channel.post({ op: 'close', reason });
   }
 
+  /**
+   * What the liveness thread counts, asked for now (a scrape of /metrics). Never settles if the thread is
+   * gone or frozen: a caller that must answer anyway races it with a timer.
+   */
+  stats(): Promise<LivenessStats> {
+    return new Promise((resolve) => {
+      this.asking.push(resolve);
+      this.channel.post({ op: 'stats' });
+    });
+  }
+
   /** Resolves with the agent's final counters once it has closed (after close()). */
   closed(): Promise<LivenessStats> {
     return new Promise((resolve) => this.closing.push(resolve));
@@ -160,12 +179,17 @@ export class LivenessClient {
         this.markSynced();
         return;
       case 'vouching':
+        this.isVouching = m.vouching;
         for (const l of this.vouchingListeners) l(m.vouching, m.reason);
+        return;
+      case 'stats':
+        this.asking.shift()?.(m.stats);
         return;
       case 'closed':
         this.stopped = true;
         this.timers.disarmAll();
-        for (const resolve of this.closing.splice(0)) resolve(m.stats);
+        // A closed agent answers no more questions: whoever still waits gets its last word.
+        for (const resolve of [...this.closing.splice(0), ...this.asking.splice(0)]) resolve(m.stats);
         return;
     }
   }

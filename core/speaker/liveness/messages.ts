@@ -2,8 +2,17 @@
  * What a speaker's main thread and its liveness thread say to each other (agent.ts, client.ts). Plain
  * data only: a worker thread's port copies them (structured clone), the emulator passes them as they are.
  */
+import type { AddressCounts } from '../../l2/announcer/address-counters.ts';
 import type { AnnouncerCounters } from '../../l2/announcer/counters.ts';
-import type { Change, Counters, Member, Meta, NodeRef } from '../../membership/index.ts';
+import type {
+  Change,
+  Counters,
+  DetectionKind,
+  Member,
+  Meta,
+  NodeRef,
+  State,
+} from '../../membership/index.ts';
 
 /** One address the main thread's election gave this node, and the interfaces to answer on. */
 export interface OwnedAddress {
@@ -21,14 +30,26 @@ export type ToLiveness =
   | { op: 'meta'; meta: Meta }
   /** The membership key changed (file or Secret): rotate to it. */
   | { op: 'key'; key: Uint8Array }
+  /** Reply `stats` with what the metrics read (asked for when /metrics is scraped, not on a schedule). */
+  | { op: 'stats' }
   /** SIGTERM: tell every peer we are going (the addresses are still answered until `close`). */
   | { op: 'leave' }
   /** Stop answering for everything, stop membership, and reply `closed` with the final counters. */
   | { op: 'close'; reason: string };
 
+/** Everything the liveness thread counts, in one message: a few hundred bytes plus a row per address. */
 export interface LivenessStats {
   membership: Counters;
   announcer: AnnouncerCounters;
+  /** Per owned (or lately released) address, as MetalLB's layer2 metrics count them. */
+  addresses: AddressCounts;
+  /** Members of this node's view, by state. */
+  members: Record<State, number>;
+  /** Departures this node learned of, by how they were found (see detectionKind). */
+  detections: Record<DetectionKind, number>;
+  synced: boolean;
+  /** Times the thread stopped vouching for the node (its main loop had not run for the bound). */
+  vouchingLost: number;
 }
 
 export type FromLiveness =
@@ -42,4 +63,5 @@ export type FromLiveness =
    * bound (peers are taking over), true again when it beats.
    */
   | { op: 'vouching'; vouching: boolean; reason: string }
+  | { op: 'stats'; stats: LivenessStats }
   | { op: 'closed'; stats: LivenessStats };

@@ -98,7 +98,16 @@ describe('lblab controller', () => {
 
   it('keeps watching: a Service added to the file gets an address, and SIGTERM stops it cleanly', async () => {
     const cluster = join(dir, 'cluster.yaml');
-    const child = startLblab('controller', '--cluster', cluster, '--config', join(dir, 'metallb.yaml'));
+    // No metrics endpoint: port 7472 may be taken on a shared machine (metrics-endpoint.test.ts tests it).
+    const child = startLblab(
+      'controller',
+      '--cluster',
+      cluster,
+      '--config',
+      join(dir, 'metallb.yaml'),
+      '--metrics-port',
+      '0',
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       await waitFor(async () => (await statuses(cluster)).frontend?.length === 1, 20_000);

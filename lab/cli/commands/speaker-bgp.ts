@@ -16,6 +16,8 @@ export type StopMode = 'restart' | 'drain';
 
 export interface SpeakerBgp {
   speaker: BgpSpeaker;
+  /** The BFD sessions' thread, for metrics. */
+  bfd: BfdWorker;
   /** `restart`: close so graceful-restart peers keep our routes; `drain`: GRACEFUL_SHUTDOWN, wait, withdraw. */
   stop(mode: StopMode, drainMs: number): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startSpeakerBgp(o: {
   }
   return {
     speaker,
+    bfd,
     async stop(mode, drainMs) {
       for (const l of listeners) await l.listener.close();
       if (mode === 'drain') {

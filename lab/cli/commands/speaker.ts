@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { randomInt } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { FileClusterSource } from '../../../core/cluster/file-source.ts';
+import { SpeakerMetrics } from '../../../core/metrics/speaker-metrics.ts';
 import { internalAddresses } from '../../../core/cluster/internal-addresses.ts';
 import type { ClusterSnapshot, Node } from '../../../core/cluster/types.ts';
 import type { NodeInterface } from '../../../core/l2/election/index.ts';
@@ -16,24 +17,27 @@ import {
   startLivenessWorker,
   type LivenessWorker,
 } from '../../../core/runtime/liveness-worker/liveness-worker.ts';
+import type { MetricsServer } from '../../../core/runtime/metrics-server.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
 import { watchLoopStalls } from '../../../core/runtime/loop-stalls.ts';
 import { speakerLogLine } from '../../../core/runtime/speaker-log-line.ts';
 import { watchFile } from '../../../core/runtime/watch-file.ts';
 import { L2Speaker, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
 import { MAIN_LOOP_TIMEOUT_MS } from '../../../core/speaker/liveness/index.ts';
+import { speakerReadiness } from '../../../core/speaker/readiness.ts';
 import { interfacesMeta } from '../../../core/speaker/published-interfaces.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { loadConfigOrExitCode } from '../load-config.ts';
 import { processOutput, type Output } from '../output.ts';
 import { readMembershipKey } from './membership-key.ts';
+import { addMetricsOptions, metricsPort, serveMetrics, type MetricsArgs } from './metrics-endpoint.ts';
 import { watchLabControl } from './lab-control.ts';
 import { startSpeakerBgp, type SpeakerBgp, type StopMode } from './speaker-bgp.ts';
 
 /** Main-loop stalls at least this long are logged and counted (the liveness thread does not need them short). */
 const STALL_REPORT_MS = 100;
 
-export interface SpeakerArgs {
+export interface SpeakerArgs extends MetricsArgs {
   node: string;
   cluster: string;
   config: string[];
@@ -52,7 +56,7 @@ export interface SpeakerArgs {
 }
 
 export function registerSpeakerCommand(program: Command): void {
-  program
+  const command = program
     .command('speaker')
     .description(
       'run the per-node speaker: membership, Layer-2 election and ARP/NDP announcements, and BGP (with BFD) to the BGPPeers that select the node',
@@ -100,10 +104,10 @@ export function registerSpeakerCommand(program: Command): void {
     .option(
       '--lab-control <file>',
       'lab fault injection: each line "stall MS" appended to this file blocks the main event loop for MS ms (at most 10 minutes)',
-    )
-    .action(async (opts: SpeakerArgs) => {
-      process.exitCode = await runSpeaker(opts, processOutput);
-    });
+    );
+  addMetricsOptions(command).action(async (opts: SpeakerArgs) => {
+    process.exitCode = await runSpeaker(opts, processOutput);
+  });
 }
 
 /** Runs until SIGTERM/SIGINT; exit 0 after a clean leave, 1 for invalid config, 2 for bad input. */
@@ -127,6 +131,8 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
     if (numbers[name] === 0) return fail(`${flag(name)} must be at least 1`);
   if (args.onStop !== 'restart' && args.onStop !== 'drain')
     return fail('--on-stop must be "restart" or "drain"');
+  const port = metricsPort(args);
+  if (typeof port !== 'number') return fail(port.error);
 
   const config = await loadConfigOrExitCode('speaker', args.config, out);
   if (typeof config === 'number') return config;
@@ -206,24 +212,48 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
       return fail((err as Error).message);
     }
   }
+  const metrics = new SpeakerMetrics({
+    node: args.node,
+    clock,
+    l2: speaker,
+    liveness: client,
+    ...(bgp && { bgp: bgp.speaker, bfd: bgp.bfd }),
+  });
+  let endpoint: MetricsServer | undefined;
+  try {
+    endpoint = await serveMetrics(args, port, metrics, () => speakerReadiness(client));
+  } catch (err) {
+    client.close('the metrics endpoint could not start');
+    await Promise.all([liveness.shutdown(), bgp?.stop('restart', 0)]);
+    source.close();
+    return fail((err as Error).message);
+  }
   speaker.setConfig(config);
   speaker.setCluster(source.current());
   bgp?.speaker.setConfig(config);
   bgp?.speaker.setCluster(source.current());
+  metrics.k8sClient.configLoaded();
+  metrics.k8sClient.processed(true);
   source.onChange((snapshot) => {
     client.setNodes(nodeRefs(snapshot));
     speaker.setCluster(snapshot);
     bgp?.speaker.setCluster(snapshot);
+    metrics.k8sClient.processed(true);
   });
-  source.onError((err) => out.stderr(`lblab speaker: keeping the last good cluster state: ${err.message}`));
+  source.onError((err) => {
+    metrics.k8sClient.processed(false);
+    out.stderr(`lblab speaker: keeping the last good cluster state: ${err.message}`);
+  });
   const stopWatching = args.config.map((file) =>
     watchFile(file, clock, 50, () => {
       void loadConfigOrExitCode('speaker', args.config, out).then((next) => {
-        if (typeof next === 'number')
+        if (typeof next === 'number') {
+          metrics.k8sClient.configRejected();
           out.stderr('lblab speaker: configuration rejected, keeping the previous one');
-        else {
+        } else {
           speaker.setConfig(next);
           bgp?.speaker.setConfig(next);
+          metrics.k8sClient.configLoaded();
         }
       });
     }),
@@ -244,10 +274,11 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
   const stopStallWatch = watchLoopStalls(STALL_REPORT_MS, (ms) => {
     stalls.count++;
     stalls.longestMs = Math.max(stalls.longestMs, ms);
+    metrics.mainLoopStalled(ms);
     log({ atMs: clock.now(), kind: 'lifecycle', message: `main event loop blocked for ${ms} ms` });
   });
   out.stdout(
-    `lblab speaker ${args.node}: ${self.address}:${numbers.membershipPort}, interfaces ${local.map((i) => i.name).join(', ') || 'none'}, membership ${key ? 'authenticated' : 'NOT authenticated'}`,
+    `lblab speaker ${args.node}: ${self.address}:${numbers.membershipPort}, interfaces ${local.map((i) => i.name).join(', ') || 'none'}, membership ${key ? 'authenticated' : 'NOT authenticated'}, metrics ${endpoint ? `on port ${endpoint.port}` : 'off'}`,
   );
 
   const signal = await new Promise<string>((resolve) => {
@@ -256,6 +287,7 @@ export async function runSpeaker(args: SpeakerArgs, out: Output): Promise<number
   });
   out.stdout(`lblab speaker ${args.node}: ${signal}, leaving`);
   source.close();
+  await endpoint?.close();
   stopStallWatch();
   for (const stop of stopWatching) stop();
   await Promise.all([speaker.leave(numbers.graceMs), bgp?.stop(args.onStop as StopMode, numbers.drainMs)]);
