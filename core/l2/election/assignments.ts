@@ -85,7 +85,10 @@ export function* l2AssignmentSteps(
 }
 
 /** A Service's pool, per Service object and configuration (its addresses statusIps remembers). */
-const poolCache = new WeakMap<Service, { pools: readonly IPAddressPool[]; pool: IPAddressPool | undefined }>();
+const poolCache = new WeakMap<
+  Service,
+  { pools: readonly IPAddressPool[]; pool: IPAddressPool | undefined }
+>();
 
 function addressesOf(
   svc: Service,
