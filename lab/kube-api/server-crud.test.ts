@@ -350,3 +350,127 @@ describe('custom resources through CustomObjectsApi', () => {
     expect(broken.status?.message).toContain('webhook unreachable');
   });
 });
+
+describe('deletion', () => {
+  test('deletecollection removes what the selector picks; delete preconditions fence on uid and resourceVersion', async () => {
+    const server = await startServer();
+    const core = server.kubeConfig().makeApiClient(CoreV1Api);
+    for (const [name, app] of [
+      ['a', 'x'],
+      ['b', 'x'],
+      ['c', 'y'],
+    ] as const)
+      await core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name, labels: { app } } },
+      });
+    await core.deleteCollectionNamespacedConfigMap({ namespace: 'default', labelSelector: 'app=x' });
+    expect((await server.list('v1', 'ConfigMap', 'default')).map((o) => o.metadata.name)).toEqual(['c']);
+
+    const c = await core.readNamespacedConfigMap({ namespace: 'default', name: 'c' });
+    const stale = await failureOf(
+      core.deleteNamespacedConfigMap({
+        namespace: 'default',
+        name: 'c',
+        body: { preconditions: { resourceVersion: '1' } },
+      }),
+    );
+    expect(stale).toMatchObject({ code: 409, status: { reason: 'Conflict' } });
+    const status = await core.deleteNamespacedConfigMap({
+      namespace: 'default',
+      name: 'c',
+      body: { preconditions: { uid: c.metadata?.uid, resourceVersion: c.metadata?.resourceVersion } },
+    });
+    expect(status).toMatchObject({
+      status: 'Success',
+      details: { name: 'c', kind: 'configmaps', uid: c.metadata?.uid },
+    });
+  });
+
+  test('deleting a namespace deletes what is in it, as the namespace controller does', async () => {
+    const server = await startServer({ namespaces: ['default', 'metallb-system'] });
+    const core = server.kubeConfig().makeApiClient(CoreV1Api);
+    await core.createNamespacedSecret({
+      namespace: 'metallb-system',
+      body: { metadata: { name: 'memberlist' } },
+    });
+    await core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: 'kept' } } });
+    await core.deleteNamespace({ name: 'metallb-system' });
+    expect((await server.list('v1', 'Secret')).map((o) => o.metadata.name)).toEqual(['kept']);
+    expect(
+      (
+        await failureOf(
+          core.createNamespacedSecret({ namespace: 'metallb-system', body: { metadata: { name: 'x' } } }),
+        )
+      ).code,
+    ).toBe(404);
+  });
+});
+
+describe('requests kube-apiserver refuses', () => {
+  test('bad paths, bad patches and misplaced options get upstream’s codes', async () => {
+    const server = await startServer();
+    const core = server.kubeConfig().makeApiClient(CoreV1Api);
+    await core.createNamespacedService({ namespace: 'default', body: lbService('web') });
+    const raw = (method: string, path: string, body?: string, contentType = 'application/json') =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': contentType },
+        ...(body === undefined ? {} : { body }),
+      }).then(async (r) => ({ code: r.status, body: (await r.json()) as { reason?: string } }));
+
+    expect(await raw('GET', '/api/v1/services/web')).toMatchObject({ code: 404 }); // namespaced item without namespace
+    expect(await raw('GET', '/api/v1/namespaces/default/nodes')).toMatchObject({ code: 404 });
+    expect(await raw('GET', '/apis/metallb.io/v1beta2/namespaces/default/ipaddresspools')).toMatchObject({
+      code: 404,
+    });
+    expect(await raw('GET', '/api/v1/namespaces/default/configmaps/x/status')).toMatchObject({ code: 404 });
+    expect(await raw('POST', '/api/v1/services', '{}')).toMatchObject({
+      code: 405,
+      body: { reason: 'MethodNotAllowed' },
+    });
+    expect(
+      await raw('PUT', '/api/v1/namespaces/default/services/web', '{"metadata":{"name":"other"}}'),
+    ).toMatchObject({
+      code: 400,
+      body: { reason: 'BadRequest' },
+    });
+    expect(await raw('POST', '/api/v1/namespaces/default/configmaps', 'not json')).toMatchObject({
+      code: 400,
+    });
+    expect(
+      await raw(
+        'POST',
+        '/api/v1/namespaces/default/configmaps',
+        '{"apiVersion":"apps/v1","kind":"ConfigMap","metadata":{"name":"x"}}',
+      ),
+    ).toMatchObject({ code: 400 });
+    expect(
+      await raw(
+        'PATCH',
+        '/api/v1/namespaces/default/services/web',
+        '[{"op":"test","path":"/spec/type","value":"NodePort"}]',
+        'application/json-patch+json',
+      ),
+    ).toMatchObject({ code: 422, body: { reason: 'Invalid' } });
+    expect(
+      await raw(
+        'PATCH',
+        '/api/v1/namespaces/default/services/web?force=true',
+        '{}',
+        'application/merge-patch+json',
+      ),
+    ).toMatchObject({ code: 422 });
+    expect(await raw('PATCH', '/api/v1/namespaces/default/services/web', '{}', 'text/plain')).toMatchObject({
+      code: 415,
+    });
+    expect(
+      await raw('GET', '/api/v1/namespaces/default/services?labelSelector=app%20in%20web'),
+    ).toMatchObject({ code: 400 });
+    expect(
+      await raw('GET', '/api/v1/namespaces/default/services?fieldSelector=spec.type%3DNodePort'),
+    ).toMatchObject({
+      code: 400,
+    });
+  });
+});

@@ -42,6 +42,8 @@ export interface KubeApiTestServerOptions {
   readonly types?: readonly ResourceTypeSpec[];
   /** Namespaces that exist from the start; default those of a new cluster. */
   readonly namespaces?: readonly string[];
+  /** The admin user's bearer token; default random. */
+  readonly token?: string;
 }
 
 export interface ObjectRef {
@@ -89,7 +91,7 @@ export class KubeApiTestServer {
     for (const spec of options.types ?? lblabResourceTypes) this.registry.register(spec);
     this.host = options.host ?? '127.0.0.1';
     this.boundPort = options.port ?? 0;
-    this.token = this.addUser(adminUser);
+    this.token = this.addUser(adminUser, options.token);
     this.http = createServer((req, res) => void this.handle(req, res));
     this.http.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
