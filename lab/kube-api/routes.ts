@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.ts';
 import type { ResourceOperations } from './operations.ts';
 import type { RequestInfo } from './request-info.ts';
+import { isTrue } from './request-info.ts';
 import type { ResourceRegistry, ResourceType } from './resource-types.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
 import type { Status } from './status.ts';
@@ -100,7 +101,7 @@ export async function route(
         {
           ...(onStatus === undefined ? {} : { subresource: onStatus }),
           ...(query.get('fieldManager') === null ? {} : { fieldManager: query.get('fieldManager') ?? '' }),
-          ...(force === null ? {} : { force: force === 'true' }),
+          ...(force === null ? {} : { force: isTrue(force) }),
         },
       );
       return sendJson(res, created ? 201 : 200, object);
@@ -165,7 +166,7 @@ function watchRequest(
     filter,
     resourceVersion,
     timeoutSeconds: timeout === null ? undefined : Number(timeout),
-    allowBookmarks: query.get('allowWatchBookmarks') === 'true',
+    allowBookmarks: isTrue(query.get('allowWatchBookmarks')),
   };
 }
 

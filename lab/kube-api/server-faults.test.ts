@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { failureOf, startServer } from './kube-api.test-support.ts';
+import { selfSignedCertificate } from './self-signed.test-support.ts';
 
 describe('injected failures and delays', () => {
   test('the next N matching requests get the status; others and later ones are served', async () => {
@@ -144,5 +145,29 @@ describe('kubeconfig', () => {
       'kube-public',
       'kube-system',
     ]);
+  });
+});
+
+describe('HTTPS', () => {
+  test('with a certificate the server speaks HTTPS and its kubeconfig makes client-node verify it', async () => {
+    const server = await startServer({ tls: await selfSignedCertificate() });
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const kc = server.kubeConfig();
+    expect(kc.getCurrentCluster()?.skipTLSVerify).toBeFalsy();
+    const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
+    expect(namespaces.items).toHaveLength(4);
+
+    // A client that trusts another CA refuses the server.
+    const other = await selfSignedCertificate();
+    const stranger = new KubeConfig();
+    stranger.loadFromString(
+      server
+        .kubeconfig()
+        .replace(
+          /certificate-authority-data: .*/,
+          `certificate-authority-data: ${Buffer.from(other.cert).toString('base64')}`,
+        ),
+    );
+    await expect(stranger.makeApiClient(CoreV1Api).listNamespace()).rejects.toThrow(/certificate/);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Clock } from '../../core/runtime/clock.ts';
@@ -44,6 +45,11 @@ export interface KubeApiTestServerOptions {
   readonly namespaces?: readonly string[];
   /** The admin user's bearer token; default random. */
   readonly token?: string;
+  /**
+   * Serve HTTPS with this certificate and key (PEM) instead of plain HTTP; `ca` (default the certificate
+   * itself) goes into kubeconfigs as certificate-authority-data, so clients verify the server.
+   */
+  readonly tls?: { readonly cert: string; readonly key: string; readonly ca?: string };
 }
 
 export interface ObjectRef {
@@ -57,7 +63,7 @@ export interface ObjectRef {
 export const adminUser = 'lblab-test-admin';
 
 /**
- * An in-process Kubernetes API *test server*: node:http speaking the REST protocol
+ * An in-process Kubernetes API *test server*: node:http (or https) speaking the REST protocol
  * @kubernetes/client-node uses (discovery, CRUD, status subresource, patches, chunked watches with
  * resourceVersion resume and 410 Gone, bookmarks), with kube-apiserver's semantics where a client can
  * tell, a request log as authorization sees requests, and fault injection for tests.
@@ -92,7 +98,10 @@ export class KubeApiTestServer {
     this.host = options.host ?? '127.0.0.1';
     this.boundPort = options.port ?? 0;
     this.token = this.addUser(adminUser, options.token);
-    this.http = createServer((req, res) => void this.handle(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    const { tls } = options;
+    this.http =
+      tls === undefined ? createServer(handler) : createTlsServer({ cert: tls.cert, key: tls.key }, handler);
     this.http.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -113,7 +122,8 @@ export class KubeApiTestServer {
   }
 
   get url(): string {
-    return `http://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.boundPort}`;
+    const scheme = this.options.tls === undefined ? 'http' : 'https';
+    return `${scheme}://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.boundPort}`;
   }
 
   get isUp(): boolean {
@@ -132,11 +142,13 @@ export class KubeApiTestServer {
   kubeconfig(options: { user?: string; namespace?: string } = {}): string {
     const user = options.user ?? adminUser;
     const token = [...this.tokens].find(([, u]) => u === user)?.[0] ?? this.addUser(user);
+    const { tls } = this.options;
     return kubeconfigYaml({
       server: this.url,
       user,
       token,
       ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+      ...(tls === undefined ? {} : { certificateAuthority: tls.ca ?? tls.cert }),
     });
   }
 
