@@ -9,7 +9,7 @@ import { canonicalJson, copy, isJsonObject } from './objects.ts';
 import type { ResourceRegistry, ResourceType } from './resource-types.ts';
 import { apiVersionOf } from './resource-types.ts';
 import type { ObjectFilter } from './selectors.ts';
-import type { Status } from './status.ts';
+import type { FieldError, Status } from './status.ts';
 import {
   alreadyExists,
   badRequest,
@@ -29,6 +29,16 @@ export interface OperationsOptions {
   readonly now: () => Date;
   /** Randomness for generateName suffixes. */
   readonly random: () => number;
+  /** Per-type defaulting beyond metadata, keyed `group/plural` (core types: `/services`). */
+  readonly strategies: ReadonlyMap<string, TypeStrategy>;
+}
+
+/** kube-apiserver's per-type create and update strategy, for the types whose defaults clients read. */
+export interface TypeStrategy {
+  /** Defaults a new object in place; returns field errors for a 422. */
+  prepareCreate(obj: KubeObject): FieldError[];
+  /** Completes an update in place from the stored object; returns field errors for a 422. */
+  prepareUpdate(next: KubeObject, current: KubeObject): FieldError[];
 }
 
 /** The patch content types kube-apiserver takes; custom resources refuse strategic merge with 415. */
@@ -110,6 +120,7 @@ export class ResourceOperations {
     const nameErrors = validateName(name, type.nameRule);
     if (nameErrors.length > 0) throw invalid(type, name, nameErrors);
     if (type.hasStatus) delete obj.status;
+    this.check(type, name, this.strategy(type)?.prepareCreate(obj));
     const stored = await this.toStorage(type, this.withNewMetadata(obj));
     if (this.store.get(type, namespace, name) !== undefined) throw alreadyExists(type, name);
     return this.present(type, version, this.store.put(type, stored));
@@ -137,6 +148,7 @@ export class ResourceOperations {
     if (wanted !== undefined && wanted !== '' && wanted !== current.metadata.resourceVersion)
       throw conflict(type, name);
     const next = this.nextObject(type, current, incoming, subresource);
+    if (subresource === undefined) this.check(type, name, this.strategy(type)?.prepareUpdate(next, current));
     if (sameContent(next, current)) return this.present(type, version, current);
     return this.present(type, version, this.store.put(type, next));
   }
@@ -254,6 +266,12 @@ export class ResourceOperations {
     if (name === '') throw badRequest(`seeding a ${type.kind} needs metadata.name or metadata.generateName`);
     const stored = await this.toStorage(type, obj);
     const current = this.store.get(type, namespace, name);
+    const strategy = this.strategy(type);
+    this.check(
+      type,
+      name,
+      current === undefined ? strategy?.prepareCreate(stored) : strategy?.prepareUpdate(stored, current),
+    );
     const next =
       current === undefined
         ? this.withNewMetadata(stored)
@@ -379,6 +397,14 @@ export class ResourceOperations {
     }
     next.metadata.generation = nextGeneration(type, current, next);
     return next;
+  }
+
+  private strategy(type: ResourceType): TypeStrategy | undefined {
+    return this.options.strategies.get(`${type.group}/${type.plural}`);
+  }
+
+  private check(type: ResourceType, name: string, errors: readonly FieldError[] | undefined): void {
+    if (errors !== undefined && errors.length > 0) throw invalid(type, name, errors);
   }
 
   private namespaces(): ResourceType {

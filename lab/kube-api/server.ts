@@ -20,6 +20,7 @@ import type { ResourceTypeSpec } from './resource-types.ts';
 import { ResourceRegistry } from './resource-types.ts';
 import { route, sendStatus } from './routes.ts';
 import { failure, injectedFailure, internalError } from './status.ts';
+import { ServiceStrategy, singleStackServiceRange } from './service-strategy.ts';
 import { ObjectStore } from './store.ts';
 import type { WatchRequest } from './watch-stream.ts';
 import { WatchStream } from './watch-stream.ts';
@@ -45,6 +46,12 @@ export interface KubeApiTestServerOptions {
   readonly namespaces?: readonly string[];
   /** The admin user's bearer token; default random. */
   readonly token?: string;
+  /**
+   * Service cluster IP ranges, as kube-apiserver's --service-cluster-ip-range: one CIDR (single-stack)
+   * or two of different families (dual-stack, primary first). They decide how Services' ipFamilies and
+   * clusterIPs are defaulted. Default single-stack IPv4 (singleStackServiceRange).
+   */
+  readonly serviceClusterIpRange?: string;
   /**
    * Serve HTTPS with this certificate and key (PEM) instead of plain HTTP; `ca` (default the certificate
    * itself) goes into kubeconfigs as certificate-authority-data, so clients verify the server.
@@ -93,6 +100,9 @@ export class KubeApiTestServer {
     this.operations = new ResourceOperations(this.registry, this.store, {
       now: options.now ?? (() => new Date()),
       random: options.random ?? Math.random,
+      strategies: new Map([
+        ['/services', new ServiceStrategy(options.serviceClusterIpRange ?? singleStackServiceRange)],
+      ]),
     });
     for (const spec of options.types ?? lblabResourceTypes) this.registry.register(spec);
     this.host = options.host ?? '127.0.0.1';
