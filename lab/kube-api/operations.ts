@@ -1,7 +1,9 @@
 import { parse as parseYaml } from 'yaml';
 import { JsonPatchError } from './errors.ts';
+import { collectGarbage } from './garbage-collector.ts';
 import { applyJsonPatch } from './json-patch.ts';
 import { mergePatch } from './merge-patch.ts';
+import { validateMetadata } from './metadata-validation.ts';
 import { decodeMicroTimes } from './micro-time.ts';
 import { generateName, validateName } from './names.ts';
 import type { Json, KubeObject } from './objects.ts';
@@ -33,11 +35,15 @@ export interface OperationsOptions {
   readonly strategies: ReadonlyMap<string, TypeStrategy>;
 }
 
-/** kube-apiserver's per-type create and update strategy, for the types whose defaults clients read. */
+/**
+ * kube-apiserver's per-type create and update strategy, for the types whose defaults or checks clients
+ * meet. Each returns field errors for a 422 (and may throw ApiStatusError for a body upstream cannot
+ * decode).
+ */
 export interface TypeStrategy {
-  /** Defaults a new object in place; returns field errors for a 422. */
+  /** Defaults and checks a new object in place. */
   prepareCreate(obj: KubeObject): FieldError[];
-  /** Completes an update in place from the stored object; returns field errors for a 422. */
+  /** Completes and checks an update in place, given the stored object. */
   prepareUpdate(next: KubeObject, current: KubeObject): FieldError[];
 }
 
@@ -120,6 +126,7 @@ export class ResourceOperations {
     const nameErrors = validateName(name, type.nameRule);
     if (nameErrors.length > 0) throw invalid(type, name, nameErrors);
     if (type.hasStatus) delete obj.status;
+    this.check(type, name, validateMetadata(obj.metadata));
     this.check(type, name, this.strategy(type)?.prepareCreate(obj));
     const stored = await this.toStorage(type, this.withNewMetadata(obj));
     if (this.store.get(type, namespace, name) !== undefined) throw alreadyExists(type, name);
@@ -148,6 +155,7 @@ export class ResourceOperations {
     if (wanted !== undefined && wanted !== '' && wanted !== current.metadata.resourceVersion)
       throw conflict(type, name);
     const next = this.nextObject(type, current, incoming, subresource);
+    this.check(type, name, validateMetadata(next.metadata));
     if (subresource === undefined) this.check(type, name, this.strategy(type)?.prepareUpdate(next, current));
     if (sameContent(next, current)) return this.present(type, version, current);
     return this.present(type, version, this.store.put(type, next));
@@ -223,8 +231,7 @@ export class ResourceOperations {
           ),
         );
     }
-    if (type === this.namespaces()) this.emptyNamespace(name);
-    const gone = this.store.remove(type, namespace, name) ?? current;
+    const gone = this.remove(type, namespace, name, propagationPolicy(options)) ?? current;
     return type.deleteReturnsObject
       ? this.present(type, version, gone)
       : deleted(type, name, gone.metadata.uid);
@@ -239,7 +246,7 @@ export class ResourceOperations {
   ): Promise<ListResult> {
     const doomed = this.store.list(type, namespace).filter(filter);
     const gone = doomed.flatMap(
-      (o) => this.store.remove(type, o.metadata.namespace ?? '', o.metadata.name ?? '') ?? [],
+      (o) => this.remove(type, o.metadata.namespace ?? '', o.metadata.name ?? '', 'Background') ?? [],
     );
     const items = await this.convert(type, gone, version);
     return {
@@ -267,6 +274,7 @@ export class ResourceOperations {
     const stored = await this.toStorage(type, obj);
     const current = this.store.get(type, namespace, name);
     const strategy = this.strategy(type);
+    this.check(type, name, validateMetadata(stored.metadata));
     this.check(
       type,
       name,
@@ -411,11 +419,22 @@ export class ResourceOperations {
     return this.registry.byKind('v1', 'Namespace');
   }
 
-  /** What the namespace controller does after a namespace is deleted: everything in it goes too. */
-  private emptyNamespace(namespace: string): void {
-    for (const type of this.registry.all().filter((t) => t.namespaced))
-      for (const o of this.store.list(type, namespace))
-        this.store.remove(type, namespace, o.metadata.name ?? '');
+  /**
+   * Removes an object with what follows a delete on a real cluster: the namespace controller empties a
+   * deleted namespace, the garbage collector removes dependents. Returns the object as deleted.
+   */
+  remove(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    policy: 'Background' | 'Orphan' = 'Background',
+  ): KubeObject | undefined {
+    if (type === this.namespaces())
+      for (const t of this.registry.all().filter((t) => t.namespaced))
+        for (const o of this.store.list(t, name)) this.remove(t, name, o.metadata.name ?? '');
+    const gone = this.store.remove(type, namespace, name);
+    if (gone !== undefined) collectGarbage(this.registry, this.store, gone, policy);
+    return gone;
   }
 }
 
@@ -456,4 +475,9 @@ function applyJson(current: KubeObject, patch: unknown): unknown {
     if (e instanceof JsonPatchError) throw new ApiStatusError(failure(422, 'Invalid', e.message, {}));
     throw e;
   }
+}
+
+/** DeleteOptions.propagationPolicy (body or query); Foreground is treated as Background. */
+function propagationPolicy(options: unknown): 'Background' | 'Orphan' {
+  return isJsonObject(options) && options.propagationPolicy === 'Orphan' ? 'Orphan' : 'Background';
 }

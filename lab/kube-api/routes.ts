@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.ts';
 import type { ResourceOperations } from './operations.ts';
+import { isJsonObject } from './objects.ts';
 import type { RequestInfo } from './request-info.ts';
 import { isTrue } from './request-info.ts';
 import type { ResourceRegistry, ResourceType } from './resource-types.ts';
@@ -108,11 +109,11 @@ export async function route(
     }
     case 'delete': {
       const raw = await readBody(req);
-      return sendJson(
-        res,
-        200,
-        await ops.delete(type, version, namespace, pathName, raw === '' ? {} : jsonBody(raw)),
-      );
+      const body = raw === '' ? {} : jsonBody(raw);
+      // client-node sends propagationPolicy as a query parameter; DeleteOptions in the body may carry it too.
+      const policy = query.get('propagationPolicy');
+      const options = policy === null || !isJsonObject(body) ? body : { ...body, propagationPolicy: policy };
+      return sendJson(res, 200, await ops.delete(type, version, namespace, pathName, options));
     }
     default:
       throw methodNotAllowed();

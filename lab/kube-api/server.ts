@@ -20,6 +20,8 @@ import type { ResourceTypeSpec } from './resource-types.ts';
 import { ResourceRegistry } from './resource-types.ts';
 import { route, sendStatus } from './routes.ts';
 import { failure, injectedFailure, internalError } from './status.ts';
+import { eventStrategy } from './event-strategy.ts';
+import { secretStrategy } from './secret-strategy.ts';
 import { ServiceStrategy, singleStackServiceRange } from './service-strategy.ts';
 import { ObjectStore } from './store.ts';
 import type { WatchRequest } from './watch-stream.ts';
@@ -102,6 +104,8 @@ export class KubeApiTestServer {
       random: options.random ?? Math.random,
       strategies: new Map([
         ['/services', new ServiceStrategy(options.serviceClusterIpRange ?? singleStackServiceRange)],
+        ['/secrets', secretStrategy],
+        ['/events', eventStrategy],
       ]),
     });
     for (const spec of options.types ?? lblabResourceTypes) this.registry.register(spec);
@@ -208,12 +212,14 @@ export class KubeApiTestServer {
     ).items.map((o) => ({ ...o, apiVersion, kind }));
   }
 
-  /** Deletes directly (watches see DELETED); false when there was no such object. */
+  /**
+   * Deletes directly (watches see DELETED), with the garbage collector's and namespace controller's
+   * follow-up; false when there was no such object.
+   */
   remove(ref: ObjectRef): boolean {
     const type = this.registry.byKind(ref.apiVersion, ref.kind);
-    return (
-      this.store.remove(type, type.namespaced ? (ref.namespace ?? 'default') : '', ref.name) !== undefined
-    );
+    const namespace = type.namespaced ? (ref.namespace ?? 'default') : '';
+    return this.operations.remove(type, namespace, ref.name) !== undefined;
   }
 
   /** The global resourceVersion: that of the last change. */
