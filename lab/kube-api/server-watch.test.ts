@@ -1,6 +1,7 @@
 import type { KubeConfig, KubernetesObject, ListWatch, V1Service } from '@kubernetes/client-node';
 import { CoreV1Api, makeInformer, Watch } from '@kubernetes/client-node';
 import { describe, expect, test } from 'vitest';
+import { VirtualClock } from '../../core/runtime/virtual-clock.ts';
 import type { KubeObject } from './objects.ts';
 import { eventually, sleep, startServer } from './kube-api.test-support.ts';
 import type { KubeApiTestServer } from './server.ts';
@@ -287,5 +288,50 @@ describe('informers (makeInformer) against the API test server', () => {
     expect(server.port).toBe(port);
     const list = await core.listNamespacedService({ namespace: 'default' });
     expect(list.items.map((s) => s.metadata?.name)).toEqual(['while-down']);
+  });
+
+  test('watch timers run on the server’s Clock: in virtual time an hour-long watch ends when the clock says so', async () => {
+    const clock = new VirtualClock();
+    const server = await startServer({ clock, bookmarkIntervalMs: 60_000 });
+    const events: string[] = [];
+    let ended = false;
+    await new Watch(server.kubeConfig()).watch(
+      '/api/v1/namespaces/default/services',
+      { timeoutSeconds: 3600, allowWatchBookmarks: true, resourceVersion: String(server.resourceVersion) },
+      (type) => events.push(type),
+      () => (ended = true),
+    );
+    await eventually('the watch to open', () => server.openWatches() === 1);
+    clock.advance(3_599_000);
+    await eventually('59 bookmarks', () => events.length === 59);
+    expect(ended).toBe(false);
+    clock.advance(1000);
+    await eventually('the end of the watch', () => ended);
+    expect(events.every((e) => e === 'BOOKMARK')).toBe(true);
+  });
+
+  test('watch=1 is a watch too, and limit is accepted (everything comes in one page)', async () => {
+    const server = await startServer();
+    await server.apply(service('a'));
+    await server.apply(service('b'));
+    const core = server.kubeConfig().makeApiClient(CoreV1Api);
+    const page = await core.listNamespacedService({ namespace: 'default', limit: 1 });
+    expect(page.items).toHaveLength(2);
+    expect(page.metadata?._continue).toBeUndefined();
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/api/v1/namespaces/default/services?watch=1`, {
+      headers: { Authorization: `Bearer ${server.token}` },
+      signal: controller.signal,
+    });
+    const reader = response.body?.getReader();
+    let text = '';
+    while (text.split('\n').length < 3) text += new TextDecoder().decode((await reader?.read())?.value);
+    expect(
+      text
+        .split('\n')
+        .slice(0, 2)
+        .map((l) => (JSON.parse(l) as { type: string }).type),
+    ).toEqual(['ADDED', 'ADDED']);
+    controller.abort();
   });
 });
