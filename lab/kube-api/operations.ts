@@ -194,6 +194,11 @@ export class ResourceOperations {
         );
       if (stored === undefined) {
         if (options.subresource === 'status') throw notFound(type, name);
+        const given = isJsonObject(patch) && isJsonObject(patch.metadata) ? patch.metadata.name : undefined;
+        if (given !== name)
+          throw badRequest(
+            `the name of the object (${String(given ?? '')}) does not match the name on the URL (${name})`,
+          );
         return { object: await this.create(type, version, namespace, patch), created: true };
       }
     }

@@ -2,6 +2,7 @@ import type { KubernetesObject, V1Lease } from '@kubernetes/client-node';
 import {
   ApisApi,
   CoordinationV1Api,
+  CustomObjectsApi,
   CoreApi,
   CoreV1Api,
   KubernetesObjectApi,
@@ -181,3 +182,33 @@ async function fetchJson(base: string, path: string, token: string): Promise<unk
   const response = await fetch(new URL(path, base), { headers: { Authorization: `Bearer ${token}` } });
   return response.json();
 }
+
+test('more types can be registered, cluster-scoped ones included, and are served and discovered', async () => {
+  const server = await startServer();
+  server.registry.register({
+    group: 'example.lblab.io',
+    versions: ['v1'],
+    plural: 'widgets',
+    kind: 'Widget',
+    namespaced: false,
+  });
+  const kc = server.kubeConfig();
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const at = { group: 'example.lblab.io', version: 'v1', plural: 'widgets' };
+  await custom.createClusterCustomObject({
+    ...at,
+    body: { apiVersion: 'example.lblab.io/v1', kind: 'Widget', metadata: { name: 'w' } },
+  });
+  const list = (await custom.listClusterCustomObject(at)) as {
+    items: { metadata: { name: string; namespace?: string } }[];
+  };
+  expect(list.items.map((w) => w.metadata)).toMatchObject([{ name: 'w' }]);
+  expect(list.items[0]?.metadata.namespace).toBeUndefined();
+  const groups = await kc.makeApiClient(ApisApi).getAPIVersions();
+  expect(groups.groups.map((g) => g.name)).toContain('example.lblab.io');
+  const objects = KubernetesObjectApi.makeApiClient(kc);
+  expect(
+    (await objects.read({ apiVersion: 'example.lblab.io/v1', kind: 'Widget', metadata: { name: 'w' } }))
+      .metadata?.uid,
+  ).toBeDefined();
+});

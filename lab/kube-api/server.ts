@@ -399,6 +399,8 @@ export class KubeApiTestServer {
   }
 
   private openWatch(request: WatchRequest, res: ServerResponse): void {
+    // The client may be gone already (it gave up during an injected delay): then nothing is opened.
+    if (res.socket === null || res.socket.destroyed) return;
     const stream = new WatchStream(
       request,
       res,
