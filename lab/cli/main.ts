@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
+import { registerImagesCommands } from './commands/images.ts';
 import { registerLabCommands } from './commands/lab.ts';
 import { registerPcapCommands } from './commands/pcap.ts';
 import { registerRunCommand } from './commands/run.ts';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerSpeakerCommand(program);
   registerLabCommands(program);
   registerPcapCommands(program);
+  registerImagesCommands(program);
   return program;
 }
 
