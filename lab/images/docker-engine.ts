@@ -89,7 +89,7 @@ export async function followBuild(
       (err) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
       (event) => {
         if (event.error !== undefined) failure ??= event.error;
-        const line = (event.stream ?? event.status ?? '').trimEnd();
+        const line = buildLogLine((event.stream ?? event.status ?? '').trimEnd());
         if (line === '') return;
         onLine(line);
         tail.push(line);
@@ -100,4 +100,16 @@ export async function followBuild(
   if (failure !== undefined) {
     throw new ImageBuildError(`${what} failed: ${failure.trim()}\n${tail.join('\n')}`);
   }
+}
+
+const BASE64_LINE = /^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * One line of build output as a person reads it. dockerode 4.0.12 passes BuildKit's log messages on
+ * still base64-encoded (its protobuf decoding turns bytes into base64 text, which it then reads as
+ * text); step, error and status lines are plain text with spaces, brackets or colons, which base64
+ * never has, so only the log lines are decoded.
+ */
+export function buildLogLine(line: string): string {
+  return BASE64_LINE.test(line) ? Buffer.from(line, 'base64').toString('utf8').trimEnd() : line;
 }
