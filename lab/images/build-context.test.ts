@@ -1,20 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planContext, stageContext, type DepsSource } from './build-context.ts';
 import { ImageBuildError } from './errors.ts';
-import { writeFixtureRepo } from './fixture-repo.test-support.ts';
+import { fixtureRepos } from './fixture-repo.test-support.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-async function fixture(changes: Record<string, string> = {}): Promise<string> {
-  const { root, remove } = await writeFixtureRepo(changes);
-  cleanups.push(remove);
-  return root;
-}
+const { repo: fixture, dir: tempDir } = fixtureRepos();
 const hashOf = async (changes: Record<string, string>, deps: DepsSource = 'context', base = 'sha256:b1') =>
   (await planContext(await fixture(changes), deps, base)).hash;
 
@@ -57,8 +48,7 @@ describe('planContext', () => {
 describe('stageContext', () => {
   it('lays out Dockerfile, app/ and addon/ for an npm build, as ci/image/Dockerfile expects', async () => {
     const plan = await planContext(await fixture(), 'npm', 'b');
-    const dir = await mkdtemp(join(tmpdir(), 'lblab-context-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = await tempDir();
     await stageContext(plan, dir);
     expect((await readdir(dir)).sort()).toEqual(['Dockerfile', 'addon', 'app']);
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });

@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 
 /**
  * The CLI entry imports main.ts, which imports core/a.ts (starting a worker from core/w/entry.mjs, whose
@@ -35,15 +36,30 @@ export const fixtureFiles: Readonly<Record<string, string>> = {
   'core/a.test.ts': "import { a } from './a.ts';\nexport const x = a;\n",
 };
 
-/** Writes `files` (the fixture by default, with `changes` over it) to a new temp dir; returns it and a remover. */
-export async function writeFixtureRepo(
-  changes: Readonly<Record<string, string>> = {},
-  files: Readonly<Record<string, string>> = fixtureFiles,
-): Promise<{ root: string; remove: () => Promise<void> }> {
-  const root = await mkdtemp(join(tmpdir(), 'lblab-images-fixture-'));
-  for (const [path, content] of Object.entries({ ...files, ...changes })) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-  return { root, remove: () => rm(root, { recursive: true, force: true }) };
+/**
+ * Temporary directories for one test file, removed after each test: `repo(changes)` writes the fixture
+ * with `changes` over it, `dir()` is an empty one.
+ */
+export function fixtureRepos(): {
+  repo: (changes?: Record<string, string>) => Promise<string>;
+  dir: () => Promise<string>;
+} {
+  const made: string[] = [];
+  afterEach(async () => {
+    for (const d of made.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+  const dir = async () => {
+    const d = await mkdtemp(join(tmpdir(), 'lblab-images-fixture-'));
+    made.push(d);
+    return d;
+  };
+  const repo = async (changes: Record<string, string> = {}) => {
+    const root = await dir();
+    for (const [path, content] of Object.entries({ ...fixtureFiles, ...changes })) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), content);
+    }
+    return root;
+  };
+  return { repo, dir };
 }

@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './build-context.ts';
 import { UnresolvedImportError } from './errors.ts';
-import { writeFixtureRepo } from './fixture-repo.test-support.ts';
+import { fixtureRepos } from './fixture-repo.test-support.ts';
 import { runtimeFiles } from './runtime-files.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-async function fixture(changes: Record<string, string> = {}): Promise<string> {
-  const { root, remove } = await writeFixtureRepo(changes);
-  cleanups.push(remove);
-  return root;
-}
+const { repo: fixture } = fixtureRepos();
 
 describe('runtimeFiles', () => {
   it('follows imports, JSON, type-only imports and worker URLs from the CLI entry, and nothing else', async () => {
