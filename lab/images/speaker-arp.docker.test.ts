@@ -3,7 +3,8 @@
  * dropped but NET_RAW), on an internal Docker network with a fixed subnet: a client container of the same
  * image asks who has the Service's address with an ARP request sent through lblab's AF_PACKET port, and
  * the speaker's container answers with its own MAC. Nobody answers for a pool address no Service holds,
- * so the answer comes from the speaker's election and not from the network.
+ * so the answer comes from the speaker's election and not from the network. And as the image's default
+ * user a process gets no raw socket even with NET_RAW granted, which is why the speaker runs as root.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wait, type StartedTestContainer } from 'testcontainers';
@@ -125,6 +126,25 @@ describe.skipIf(engine === 'skip')('a speaker from the image answers ARP on a co
     const answer = await ask(`${lan.prefix}.200`, 5_000);
     console.log(`ARP answer for ${lan.prefix}.200: ${JSON.stringify(answer)}`);
     expect(answer).toMatchObject({ answered: true, mac: speakerMac });
+  });
+
+  it("gives the image's default user no raw socket even with NET_RAW granted: the speaker must run as root", async () => {
+    // Docker, like Kubernetes, grants a non-root process no capabilities (no ambient set): what the
+    // speaker's DaemonSet must know. The probe opens the same AF_PACKET port the speaker does.
+    const probe = '/app/lab/images/arp-ask.docker-child.ts';
+    const ended = await run.runToEnd({
+      Image: built.image.ref,
+      Entrypoint: ['node', '--import', 'tsx', probe],
+      Cmd: ['lo', '127.0.0.1', '127.0.0.2', '100'],
+      HostConfig: {
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        CapAdd: ['NET_RAW'],
+        Binds: [`${arpAsk}:${probe}:ro`],
+      },
+    });
+    expect(ended.code).toBe(1);
+    expect(ended.stdout).toContain('needs CAP_NET_RAW');
   });
 
   it('leaves unanswered a pool address that no Service holds', async () => {
