@@ -36,6 +36,18 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        test: {
+          name: 'docker',
+          include: ['**/*.docker.test.ts'],
+          exclude: ['**/node_modules/**'],
+          // The files start containers and networks on the one Docker engine: one file at a time. Their
+          // setup builds the images when .ci/run has not (a cold base is debootstrap, about a minute).
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

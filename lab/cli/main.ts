@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { registerConfigCommands } from './commands/config.ts';
 import { registerControllerCommand } from './commands/controller.ts';
+import { registerImagesCommands } from './commands/images.ts';
 import { registerLabCommands } from './commands/lab.ts';
 import { registerManifestsCommand } from './commands/manifests.ts';
 import { registerPcapCommands } from './commands/pcap.ts';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerLabCommands(program);
   registerPcapCommands(program);
   registerManifestsCommand(program);
+  registerImagesCommands(program);
   return program;
 }
 
