@@ -21,6 +21,13 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import type { Clock, Timer } from '../../runtime/clock.ts';
+import {
+  clockEpoch,
+  describeApiError,
+  isApiCode,
+  rfc3339Seconds,
+  wholeSeconds,
+} from '../api-time-and-errors.ts';
 
 export interface InvolvedObject {
   apiVersion: string;
@@ -115,7 +122,7 @@ class KubeEventRecorder implements EventRecorder {
 
   constructor(private readonly o: EventRecorderOptions) {
     this.api = o.kc.makeApiClient(CoreV1Api);
-    this.epochMs = o.clockEpochMs ?? (o.clock as { epochMs?: number }).epochMs ?? 0;
+    this.epochMs = clockEpoch(o.clock, o.clockEpochMs);
   }
 
   record(e: RecordedEvent): void {
@@ -212,7 +219,7 @@ class KubeEventRecorder implements EventRecorder {
             {
               namespace: before.namespace,
               name: before.name,
-              body: { count, lastTimestamp: rfc3339(p.lastMs) },
+              body: { count, lastTimestamp: rfc3339Seconds(p.lastMs) },
             },
             setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
           );
@@ -220,7 +227,7 @@ class KubeEventRecorder implements EventRecorder {
           return 'written';
         } catch (err) {
           // The Event expired (kube-apiserver keeps them an hour) or was deleted: write a new one.
-          if (!(err instanceof ApiException && err.code === 404)) throw err;
+          if (!isApiCode(err, 404)) throw err;
         }
       }
       await this.create(p, times);
@@ -265,12 +272,14 @@ class KubeEventRecorder implements EventRecorder {
     const { kind, namespace, name } = p.event.involved;
     const what = `${p.event.reason} on ${kind} ${namespace === undefined ? '' : `${namespace}/`}${name}`;
     if (!transient || (answered && p.tries >= maxAnsweredTries)) {
-      this.o.log(`events: ${what} not written: ${describe(err)}`);
+      this.o.log(`events: ${what} not written: ${describeApiError(err)}`);
       return 'refused';
     }
     if (this.failingSince === undefined) {
       this.failingSince = this.o.clock.now();
-      this.o.log(`events: cannot write (${describe(err)}); retrying, keeping up to ${this.limit()} events`);
+      this.o.log(
+        `events: cannot write (${describeApiError(err)}); retrying, keeping up to ${this.limit()} events`,
+      );
     }
     return 'retry';
   }
@@ -312,18 +321,4 @@ class KubeEventRecorder implements EventRecorder {
   private wallMs(): number {
     return this.epochMs + this.o.clock.now();
   }
-}
-
-/** metav1.Time has whole seconds; client-node serializes a Date with its milliseconds otherwise. */
-function wholeSeconds(ms: number): Date {
-  return new Date(Math.floor(ms / 1000) * 1000);
-}
-
-function rfc3339(ms: number): string {
-  return wholeSeconds(ms).toISOString().replace('.000Z', 'Z');
-}
-
-function describe(err: unknown): string {
-  if (err instanceof ApiException) return `HTTP ${err.code}`;
-  return err instanceof Error ? err.message : String(err);
 }

@@ -6,8 +6,9 @@
  * is retried with backoff, and a 404 for the type itself (the CRD is not installed: an older MetalLB's
  * CRDs) is remembered, so such a cluster is not asked again.
  */
-import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { Clock, Timer } from '../../runtime/clock.ts';
+import { clockEpoch, describeApiError, isApiCode, rfc3339Seconds } from '../api-time-and-errors.ts';
 import { group } from '../metallb/kinds.ts';
 import {
   conditionTypes,
@@ -60,7 +61,7 @@ export class ConfigurationStateWriter {
       o.component.agent === 'controller'
         ? configurationStateNames.controller
         : configurationStateNames.speaker(o.component.node);
-    this.epochMs = o.clockEpochMs ?? (o.clock as { epochMs?: number }).epochMs ?? 0;
+    this.epochMs = clockEpoch(o.clock, o.clockEpochMs);
   }
 
   /** The object's name, for Events about the configuration as a whole. */
@@ -109,7 +110,7 @@ export class ConfigurationStateWriter {
       this.written = key;
       this.failures = 0;
     } catch (err) {
-      if (isCode(err, 404) && this.object === undefined) {
+      if (isApiCode(err, 404) && this.object === undefined) {
         this.typeMissing = true;
         this.o.log(
           `ConfigurationState: the type is not served (MetalLB's CRDs before 0.15.3?); not writing it`,
@@ -118,7 +119,7 @@ export class ConfigurationStateWriter {
       }
       this.wanted ??= wanted;
       const ms = Math.min(30_000, 500 * 2 ** this.failures++);
-      this.o.log(`ConfigurationState ${this.name}: ${describe(err)}; trying again in ${ms} ms`);
+      this.o.log(`ConfigurationState ${this.name}: ${describeApiError(err)}; trying again in ${ms} ms`);
       this.retry = this.o.clock.setTimer('configurationstate: retry', ms, () => {
         this.retry = undefined;
         this.kick();
@@ -133,7 +134,7 @@ export class ConfigurationStateWriter {
       this.object = await this.replaceStatus({ ...object, status });
     } catch (err) {
       // Changed (409) or deleted (404) by someone else: read it again (or create it) and write once more.
-      if (!isCode(err, 409) && !isCode(err, 404)) throw err;
+      if (!isApiCode(err, 409) && !isApiCode(err, 404)) throw err;
       this.object = undefined;
       const again = await this.createOrRead();
       this.object = await this.replaceStatus({ ...again, status });
@@ -162,7 +163,7 @@ export class ConfigurationStateWriter {
         body,
       })) as StateObject;
     } catch (err) {
-      if (!isCode(err, 409)) throw err;
+      if (!isApiCode(err, 409)) throw err;
       const found = (await this.api.getNamespacedCustomObject({
         group,
         version,
@@ -204,20 +205,9 @@ export class ConfigurationStateWriter {
           status: valid ? 'True' : 'False',
           reason: valid ? 'ConfigValid' : 'ConfigError',
           message: message.length > 32768 ? `${message.slice(0, 32767)}…` : message,
-          lastTransitionTime: new Date(Math.floor(this.lastTransitionMs / 1000) * 1000)
-            .toISOString()
-            .replace('.000Z', 'Z'),
+          lastTransitionTime: rfc3339Seconds(this.lastTransitionMs),
         },
       ],
     };
   }
-}
-
-function isCode(err: unknown, code: number): boolean {
-  return err instanceof ApiException && err.code === code;
-}
-
-function describe(err: unknown): string {
-  if (err instanceof ApiException) return `HTTP ${err.code}`;
-  return err instanceof Error ? err.message : String(err);
 }

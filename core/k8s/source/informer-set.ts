@@ -4,7 +4,6 @@
  * changes is heard as one (debounced on the Clock), so what it builds from the lists is consistent.
  */
 import {
-  ApiException,
   makeInformer,
   type KubeConfig,
   type KubernetesListObject,
@@ -12,6 +11,7 @@ import {
 } from '@kubernetes/client-node';
 import type { Clock, Timer } from '../../runtime/clock.ts';
 import type { Random } from '../../runtime/random.ts';
+import { describeApiError } from '../api-time-and-errors.ts';
 import { SupervisedInformer, type InformerLike } from '../supervised-informer.ts';
 import { InformerSyncError } from './errors.ts';
 
@@ -40,6 +40,8 @@ export interface InformerSetOptions {
   debounceMs?: number;
   /** Silence after which a watch is presumed stalled and restarted; default 90 s. */
   watchdogMs?: number;
+  /** start() rejects when the informers have not all listed by then; default 60 s. */
+  syncTimeoutMs?: number;
 }
 
 /** A change is heard at the latest this many debounce periods after the first, however long the burst. */
@@ -97,7 +99,8 @@ export class InformerSet {
    * Starts every informer; resolves once all have listed, or rejects after `syncTimeoutMs` naming those
    * that did not (they are stopped then). Their errors meanwhile are only logged and retried.
    */
-  start(syncTimeoutMs: number): Promise<void> {
+  start(): Promise<void> {
+    const syncTimeoutMs = this.o.syncTimeoutMs ?? 60_000;
     for (const w of this.watched.values()) w.informer.start();
     return new Promise((resolve, reject) => {
       let timer: Timer | undefined = undefined;
@@ -173,7 +176,7 @@ export class InformerSet {
     const informer = makeInformer(this.o.kc, w.kind.path + query, list) as InformerLike<KubernetesObject>;
     informer.on('error', (err: unknown) => {
       if (this.closed) return;
-      w.lastError = describe(err);
+      w.lastError = describeApiError(err);
       const error = new Error(`watching ${w.kind.name}: ${w.lastError}`, { cause: err });
       for (const l of this.errorListeners) l(error);
     });
@@ -199,13 +202,4 @@ export class InformerSet {
       for (const l of this.settledListeners) l();
     });
   }
-}
-
-function describe(err: unknown): string {
-  // client-node's ApiException message carries the whole response body; the code says enough here.
-  if (err instanceof ApiException) return `HTTP ${err.code}`;
-  if (err instanceof Error) return err.message;
-  const e = err as { code?: unknown; statusCode?: unknown } | undefined;
-  const code = e?.code ?? e?.statusCode;
-  return code === undefined ? String(err) : `HTTP ${String(code)}`;
 }

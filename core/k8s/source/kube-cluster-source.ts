@@ -5,11 +5,9 @@
  * informer has listed, a burst of changes as one snapshot, and a snapshot only when what the agents read
  * changed. A failing watch is retried by its supervisor while the last good snapshot stays current.
  */
-import { CoreV1Api, DiscoveryV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, DiscoveryV1Api } from '@kubernetes/client-node';
 import type { ClusterSource } from '../../cluster/source.ts';
 import type { ClusterSnapshot } from '../../cluster/types.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import type { Random } from '../../runtime/random.ts';
 import {
   byNamespaceAndName,
   toEndpointSlice,
@@ -18,19 +16,14 @@ import {
   toService,
   type Raw,
 } from './cluster-shapes.ts';
-import { InformerSet, type InformerHealth, type WatchedKind } from './informer-set.ts';
+import {
+  InformerSet,
+  type InformerHealth,
+  type InformerSetOptions,
+  type WatchedKind,
+} from './informer-set.ts';
 
-export interface KubeClusterSourceOptions {
-  kc: KubeConfig;
-  clock: Clock;
-  random: Random;
-  log: (line: string) => void;
-  /** A burst of events becomes one snapshot; default 20 ms. */
-  debounceMs?: number;
-  /** Silence after which a watch is presumed stalled and restarted; default 90 s. */
-  watchdogMs?: number;
-  /** Reject start() when the informers have not all listed by then; default 60 s. */
-  syncTimeoutMs?: number;
+export interface KubeClusterSourceOptions extends InformerSetOptions {
   /**
    * Default true. The controller reads no EndpointSlices (MetalLB's controller RBAC grants none): with
    * false they are not watched and snapshots hold none.
@@ -81,7 +74,7 @@ export class KubeClusterSource implements ClusterSource {
       });
     }
     const informers = new InformerSet(o, watched);
-    await informers.start(o.syncTimeoutMs ?? 60_000);
+    await informers.start();
     return new KubeClusterSource(informers, endpointSlices);
   }
 

@@ -6,7 +6,7 @@
  * error, the component's ConfigurationState, onRejected for the metrics) and the last good one stays,
  * so a typo in one pool neither crash-loops the agents nor withdraws any address.
  */
-import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type V1Secret } from '@kubernetes/client-node';
 import {
   formatIssue,
   loadObjects,
@@ -15,8 +15,6 @@ import {
   type LbConfig,
   type NodeLabels,
 } from '../../config/index.ts';
-import type { Clock } from '../../runtime/clock.ts';
-import type { Random } from '../../runtime/random.ts';
 import type { EventRecorder, InvolvedObject } from '../events/event-recorder.ts';
 import { group } from '../metallb/kinds.ts';
 import {
@@ -28,24 +26,21 @@ import {
   type ListedObject,
 } from './config-objects.ts';
 import { ConfigurationStateWriter, type ConfigComponent } from './configuration-state.ts';
-import { InformerSet, type InformerHealth, type WatchedKind } from './informer-set.ts';
+import {
+  InformerSet,
+  type InformerHealth,
+  type InformerSetOptions,
+  type WatchedKind,
+} from './informer-set.ts';
 
 export type { ConfigComponent };
 
-export interface KubeConfigSourceOptions {
-  kc: KubeConfig;
+export interface KubeConfigSourceOptions extends InformerSetOptions {
   namespace: string;
   component: ConfigComponent;
-  clock: Clock;
-  random: Random;
-  log: (line: string) => void;
   recorder?: EventRecorder;
   /** The cluster's nodes, when known: MetalLB judges node-selector overlaps against them. */
   nodes?: () => readonly NodeLabels[];
-  debounceMs?: number;
-  watchdogMs?: number;
-  /** Reject start() when the informers have not all listed by then; default 60 s. */
-  syncTimeoutMs?: number;
   /** Wall-clock ms at which `clock.now()` reads 0 (ConfigurationState times); default the clock's `epochMs`. */
   clockEpochMs?: number;
 }
@@ -96,7 +91,7 @@ export class KubeConfigSource {
       list: () => core.listNamespacedSecret({ namespace }),
     });
     const informers = new InformerSet(o, watched);
-    await informers.start(o.syncTimeoutMs ?? 60_000);
+    await informers.start();
     const source = new KubeConfigSource(o, informers);
     source.settled();
     return source;
