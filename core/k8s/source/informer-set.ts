@@ -40,6 +40,11 @@ export interface InformerSetOptions {
   debounceMs?: number;
   /** Silence after which a watch is presumed stalled and restarted; default 90 s. */
   watchdogMs?: number;
+  /**
+   * Longest wait between retries of a failing informer (capped exponential backoff from 200 ms); default
+   * 10 s, so an API server that was gone for a minute is seen again within about 10 s of its return.
+   */
+  maxBackoffMs?: number;
   /** start() rejects when the informers have not all listed by then; default 60 s. */
   syncTimeoutMs?: number;
 }
@@ -86,6 +91,7 @@ export class InformerSet {
             clock: o.clock,
             random: o.random,
             watchdogMs,
+            maxBackoffMs: o.maxBackoffMs ?? 10_000,
             log: o.log,
             create: () => this.create(w, query),
           }),

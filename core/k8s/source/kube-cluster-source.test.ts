@@ -8,6 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { ClusterSnapshot } from '../../cluster/types.ts';
 import { Random } from '../../runtime/random.ts';
 import { RealClock } from '../../runtime/real-clock.ts';
+import { VirtualClock } from '../../runtime/virtual-clock.ts';
 import { eventually, sleep, startServer, type KubeApiTestServer } from '../kube-api-server.test-support.ts';
 import { InformerSyncError } from './errors.ts';
 import { KubeClusterSource, type KubeClusterSourceOptions } from './kube-cluster-source.ts';
@@ -278,6 +279,38 @@ describe('KubeClusterSource', () => {
       const ms = await shows(t.source, 'after-down', hasService('after-down'));
       console.log(`recovery down 1.5 s then up: ${ms} ms`);
     });
+  });
+
+  it('the API server gone for 60 s (virtual time): seen again within the backoff cap of its return', async () => {
+    const virtual = new VirtualClock();
+    const server = await startServer();
+    await server.apply(service('web'));
+    const source = await KubeClusterSource.start({
+      kc: server.kubeConfig(),
+      clock: virtual,
+      random: new Random(7),
+      log: () => {},
+      watchdogMs: 90_000,
+      maxBackoffMs: 10_000,
+    });
+    onTestFinished(() => source.close());
+    await eventually('the watches', () => server.openWatches() === 4);
+    await server.down();
+    // Each step lets the refused connections come back before time moves on.
+    for (let t = 0; t < 60_000; t += 250) {
+      virtual.advance(250);
+      await sleep(2);
+    }
+    await server.apply(service('after-a-minute'));
+    await server.up();
+    const upAt = virtual.now();
+    while (!hasService('after-a-minute')(source.current())) {
+      expect(virtual.now() - upAt).toBeLessThan(15_000);
+      virtual.advance(50);
+      await sleep(2);
+    }
+    console.log(`recovery down 60 s then up (virtual time, backoff cap 10 s): ${virtual.now() - upAt} ms`);
+    expect(source.health().every((h) => h.synced && h.restarts > 0)).toBe(true);
   });
 
   it('close() stops every watch, and no request follows', async () => {
