@@ -6,10 +6,11 @@
  * CRD is not asked again.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { ConfigIssue, NodeLabels } from '../../config/index.ts';
+import { formatIssue, objectLabel, type ConfigIssue, type NodeLabels } from '../../config/index.ts';
 import { Random } from '../../runtime/random.ts';
 import { RealClock } from '../../runtime/real-clock.ts';
 import { kubeEventRecorder } from '../events/event-recorder.ts';
+import { judge } from '../webhooks/judge.ts';
 import {
   eventually,
   lblabResourceTypes,
@@ -224,6 +225,38 @@ describe('KubeConfigSource', () => {
     expect(seen).toEqual(['a2V5MQ==', 'a2V5Mg==', undefined]);
     expect(t.rejections).toEqual([]);
     expect(t.changes).toEqual([]);
+  });
+
+  it('gives the webhooks the objects and every Secret reduced to what the loader reads', async () => {
+    const t = await setup(async (s) => {
+      await s.apply(pool(['198.18.10.0/28']));
+      await s.apply(binary);
+      await s.apply(basicAuth('bgp-pass', 's3cret'));
+    });
+    const resources = t.source.resources();
+    expect(resources.map((o) => objectLabel(o))).toEqual([
+      'IPAddressPool metallb-system/pool1',
+      'Secret metallb-system/bgp-pass',
+      'Secret metallb-system/blob',
+    ]);
+    expect(resources[2]).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'blob', namespace: ns },
+      type: 'Opaque',
+    });
+    // A new BGPPeer naming the existing Secret is admitted; one naming a Secret that is not there is not.
+    const create = (object: unknown) =>
+      judge({ operation: 'CREATE', subject: objectLabel(object), object }, resources, { namespace: ns });
+    expect(create(peer).errors).toEqual([]);
+    const other = {
+      ...peer,
+      metadata: { name: 'r2', namespace: ns },
+      spec: { ...peer.spec, peerAddress: '198.18.0.2', passwordSecret: { name: 'nope', namespace: ns } },
+    };
+    expect(create(other).errors.map(formatIssue)).toEqual([
+      'BGPPeer metallb-system/r2: spec.passwordSecret.name: no Secret "nope" is defined in namespace "metallb-system"',
+    ]);
   });
 
   it('revalidate() judges again with the current nodes: a label can make two peers meet on one node', async () => {

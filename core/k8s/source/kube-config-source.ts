@@ -117,9 +117,14 @@ export class KubeConfigSource {
     return () => this.rejectedListeners.delete(listener);
   }
 
-  /** The metallb.io objects as last listed (JSON as the API returns them): the webhooks' ResourceProvider. */
+  /**
+   * The metallb.io objects as last listed (JSON as the API returns them), then every Secret in the
+   * namespace reduced to what the loader reads (type and password): what the webhooks' ResourceProvider
+   * returns, so a new BGPPeer naming an existing Secret is judged with it, and no other Secret data
+   * (binary keys, certificates) reaches the loader.
+   */
   resources(): readonly unknown[] {
-    return this.objects;
+    return [...this.objects, ...this.informers.list<V1Secret>(secretsKind).map(loaderSecret)];
   }
 
   /** A Secret in lblab's namespace from the informer's cache. */
