@@ -129,6 +129,14 @@ describe('KubeClusterSource', () => {
         ports: [{ name: 'http', protocol: 'TCP', port: 8080 }],
       },
     ]);
+    // Every watch asks to be ended well within the watchdog's limit, and for bookmarks.
+    await eventually('the watches', () => t.server.openWatches() === 4);
+    const watches = t.server.requests().filter((r) => r.verb === 'watch');
+    expect(watches).toHaveLength(4);
+    for (const w of watches) {
+      const q = new URLSearchParams(w.query);
+      expect([q.get('timeoutSeconds'), q.get('allowWatchBookmarks')]).toEqual(['30', 'true']);
+    }
     expect(t.source.health()).toEqual(
       ['namespaces', 'nodes', 'services', 'endpointslices'].map((name) => ({
         name,
