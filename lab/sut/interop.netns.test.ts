@@ -81,8 +81,12 @@ describe.skipIf(mode === 'skip')('lab/sut: FRR, BIRD and GoBGP driven in lab nam
         gracefulRestart: { restartTimeSec: 30 },
         originate: [{ prefix: '198.18.100.1/32', communities: ['64512:100'] }],
         neighbors: [
-          { address: v4(2), asn: 64513 },
-          { address: v6(2), asn: 64513 },
+          // Only BIRD opens these sessions. When both sides connect at once (BIRD's connect delay and
+          // FRR's start timer both run about 1 s after BIRD's graceful restart), FRR 8.4 resolves the
+          // collision, then fails on the closed socket ("bgp_getsockname() failed for accept from_peer")
+          // and stops the new session with BGP_Stop, which flushes the stale routes the helper kept.
+          { address: v4(2), asn: 64513, passive: true },
+          { address: v6(2), asn: 64513, passive: true },
           { address: v4(3), asn: 64514 },
           { address: v6(3), asn: 64514 },
           { address: v4(4), asn: 64513, password: secret, bfd: bfd300 },
@@ -339,6 +343,15 @@ describe.skipIf(mode === 'skip')('lab/sut: FRR, BIRD and GoBGP driven in lab nam
   it('as graceful-restart helper FRR keeps BIRD routes, marked stale, in its table and kernel while BIRD restarts with -R', async () => {
     const watched = { ipv4: '198.18.200.1/32', ipv6: '2001:db8:200::1/128' } as const;
     await Promise.all([frr.waitEstablished(v4(2), 5000), frr.waitEstablished(v6(2), 5000)]);
+    // Established is not yet installed: the kernel must hold both routes before a gap can be measured.
+    await waitFor(
+      async () => {
+        const [k4, k6] = await Promise.all([kernelRoutes(ns.frr, 'ipv4'), kernelRoutes(ns.frr, 'ipv6')]);
+        const has = (k: { prefix: string }[], p: string) => k.some((r) => r.prefix === p);
+        return has(k4, watched.ipv4) && has(k6, watched.ipv6) ? true : undefined;
+      },
+      { what: 'BIRD routes in FRR kernel before the restart', withinMs: 5000 },
+    );
     let polling = true;
     const missing: string[] = [];
     const pollTimes: number[] = [];
