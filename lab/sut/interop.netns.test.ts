@@ -399,7 +399,9 @@ describe.skipIf(mode === 'skip')('lab/sut: FRR, BIRD and GoBGP driven in lab nam
     timings['GR kernel poll: longest interval (ms)'] = Math.max(...gaps);
     expect(staleSeen).toMatchObject({ prefix: watched.ipv4, stale: true, communities: ['64513:100'] });
     expect(missing).toEqual([]);
-    expect(pollTimes.length).toBeGreaterThan(20);
+    // The kernel was looked at throughout the restart: no look-away long enough to hide the 1 s gap FRR's collision bug makes.
+    expect(pollTimes.length).toBeGreaterThan(10);
+    expect(Math.max(...gaps)).toBeLessThan(500);
     // The routes BIRD announces after the restart are the ones it had: the runtime origination survived too.
     expect(route(await frr.routes('ipv4'), '198.18.200.3/32')).toMatchObject({ stale: false });
   });
