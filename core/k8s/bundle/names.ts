@@ -7,7 +7,15 @@ export const names = {
   speaker: 'speaker',
   webhookService: 'metallb-webhook-service',
   webhookConfiguration: 'metallb-webhook-configuration',
+  /** The coordination.k8s.io/v1 Lease the controller replicas elect their leader by (--leader-elect). */
+  controllerLease: 'metallb-controller',
 } as const;
+
+/**
+ * The membership key, as MetalLB keeps its memberlist key: Secret `memberlist` in lblab's namespace,
+ * data key `secretkey`, created by the controller when missing and read by the speakers.
+ */
+export const membershipSecret = { name: 'memberlist', key: 'secretkey' } as const;
 
 export type Agent = typeof names.controller | typeof names.speaker;
 
