@@ -8,7 +8,7 @@
  * starts leading, so the first pass restores every address already in a Service's status before it
  * allocates anything (nothing moves across a failover or a restart).
  */
-import type { KubeConfig, V1Service } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { serviceKey, type ClusterSnapshot } from '../../cluster/types.ts';
 import type { ConfigIssue, LbConfig } from '../../config/index.ts';
 import { Controller, formatEvent, type ControllerEvent } from '../../controller/index.ts';
@@ -198,8 +198,9 @@ export class ControllerLoop {
     const snapshot = this.o.cluster.current();
     const r = controller.reconcile(snapshot);
     this.tell(r.events, snapshot);
-    const byKey = new Map(snapshot.services.map((s) => [serviceKey(s), s as unknown as V1Service]));
-    const services = await this.services.apply(r.updates, (ns, name) => byKey.get(`${ns}/${name}`));
+    // Each Service is read before its PUT: a snapshot holds only the fields lblab reads, and a PUT of
+    // /status takes the whole metadata and status from its body (owners, finalizers, conditions).
+    const services = await this.services.apply(r.updates);
     const poolObjects = new Map(
       this.o.config
         .resources()

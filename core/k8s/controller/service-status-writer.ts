@@ -29,8 +29,9 @@ export class ServiceStatusWriter {
   }
 
   /**
-   * Applies each update; `known` gives the Service as the caller last saw it (its resourceVersion saves a
-   * GET), else it is read first. Never throws: a failed Service is reported for the next pass to retry.
+   * Applies each update; `known` gives the whole Service as the caller last read it (its resourceVersion
+   * saves a GET; it must be whole, as the PUT writes back its metadata and status), else it is read
+   * first. Never throws: a failed Service is reported for the next pass to retry.
    */
   async apply(
     updates: readonly ServiceStatusUpdate[],
