@@ -107,7 +107,6 @@ export class ControllerLoop {
         this.o.log(`configuration refused, keeping the last good one: ${errors.length} error(s)`);
       }),
     );
-    if (config.current() !== undefined) this.o.metrics?.configLoaded();
     if (leadership === undefined) return this.lead();
     this.unsubscribe.push(
       leadership.onChange((change) => (change.leading ? this.lead() : this.standBy(change.reason))),

@@ -1,0 +1,276 @@
+import type { V1Lease, V1Service } from '@kubernetes/client-node';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually, startServer } from '../../kube-api/kube-api.test-support.ts';
+import type { KubeApiTestServer } from '../../kube-api/server.ts';
+import type { Output } from '../output.ts';
+import { runLblab } from '../run-lblab.test-support.ts';
+import { runControllerCommand } from './controller.ts';
+import { runKubeController, type KubeControllerArgs } from './controller-kube.ts';
+
+const namespace = 'metallb-system';
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'lblab-controller-kube-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function cluster(addresses: string[]): Promise<KubeApiTestServer> {
+  const server = await startServer();
+  for (const name of [namespace, 'apps'])
+    await server.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  await server.apply({
+    apiVersion: 'metallb.io/v1beta1',
+    kind: 'IPAddressPool',
+    metadata: { name: 'lab', namespace },
+    spec: { addresses },
+  });
+  return server;
+}
+
+const addService = (server: KubeApiTestServer, name: string) =>
+  server.apply({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: 'apps' },
+    spec: { type: 'LoadBalancer', ports: [{ port: 80 }] },
+  });
+
+async function addresses(server: KubeApiTestServer): Promise<Map<string, string>> {
+  const services = (await server.list('v1', 'Service', 'apps')) as V1Service[];
+  return new Map(
+    services.map((s) => [
+      s.metadata!.name!,
+      (s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip).join(','),
+    ]),
+  );
+}
+
+interface Started {
+  done: Promise<number>;
+  stop: () => Promise<number>;
+  lines: string[];
+}
+
+/** Runs the CLI's Kubernetes controller in this process, as `user`, until stop(). */
+async function controller(
+  server: KubeApiTestServer,
+  more: Partial<KubeControllerArgs> & { user?: string; pod?: string } = {},
+): Promise<Started> {
+  const kubeconfig = join(dir, `${more.user ?? 'admin'}.kubeconfig`);
+  await server.writeKubeconfig(kubeconfig, more.user === undefined ? {} : { user: more.user });
+  const lines: string[] = [];
+  const out: Output = { stdout: (l) => lines.push(l), stderr: (l) => lines.push(`ERR ${l}`) };
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const done = runKubeController(
+    {
+      kubeconfig,
+      namespace,
+      leaderElect: false,
+      leaseDurationMs: '15000',
+      leaseRenewMs: '2000',
+      webhookMode: 'disabled',
+      webhookPort: '9443',
+      metricsPort: '0',
+      ...more,
+    },
+    out,
+    { env: more.pod === undefined ? {} : { METALLB_POD_NAME: more.pod }, stop: stopped },
+  );
+  return {
+    done,
+    lines,
+    stop: () => {
+      stop();
+      return done;
+    },
+  };
+}
+
+const allAddressed = (server: KubeApiTestServer, n: number) =>
+  eventually(
+    `${n} Services with an address`,
+    async () => [...(await addresses(server)).values()].filter((ip) => ip !== '').length === n,
+    10_000,
+  );
+
+describe('lblab controller in Kubernetes mode, against the API test server', () => {
+  it('a restart keeps every address: 50 Services, then new ones that sort first, listed in another order', async () => {
+    const server = await cluster(['198.18.100.0/26']);
+    // Created in a shuffled order: the informers' order is not the names' order.
+    const names = Array.from({ length: 50 }, (_, i) => `svc-${String(i).padStart(2, '0')}`);
+    const shuffled = names.map((_, i) => names[(i * 17) % 50]!);
+    expect(new Set(shuffled).size).toBe(50);
+    for (const name of shuffled) await addService(server, name);
+    const first = await controller(server);
+    await allAddressed(server, 50);
+    expect(await first.stop()).toBe(0);
+    const before = await addresses(server);
+
+    for (let i = 9; i >= 0; i--) await addService(server, `a-new-${i}`);
+    const second = await controller(server);
+    await allAddressed(server, 60);
+    const after = await addresses(server);
+    for (const [name, ip] of before) expect({ name, ip: after.get(name) }).toEqual({ name, ip });
+    expect(new Set(after.values()).size).toBe(60);
+    expect(await second.stop()).toBe(0);
+    expect(second.lines.at(-1)).toBe('lblab controller: stopped');
+  });
+
+  it('creates the membership key, tells Events as metallb-controller, and counts the pool', async () => {
+    const server = await cluster(['198.18.100.0/30']);
+    await addService(server, 'web');
+    const run = await controller(server);
+    await allAddressed(server, 1);
+    const secret = await eventually('the memberlist Secret', () =>
+      server.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'memberlist' }),
+    );
+    expect(Buffer.from(String((secret.data as Record<string, string>).secretkey), 'base64')).toHaveLength(32);
+    const events = await eventually('the IPAllocated Event', async () => {
+      const found = (await server.list('v1', 'Event', 'apps')) as unknown as {
+        reason: string;
+        source?: { component?: string };
+        involvedObject: { name: string; uid?: string };
+      }[];
+      return found.some((e) => e.reason === 'IPAllocated') && found;
+    });
+    const web = (await server.get({
+      apiVersion: 'v1',
+      kind: 'Service',
+      namespace: 'apps',
+      name: 'web',
+    })) as V1Service;
+    expect(events.find((e) => e.reason === 'IPAllocated')).toMatchObject({
+      source: { component: 'metallb-controller' },
+      involvedObject: { name: 'web', uid: web.metadata?.uid },
+    });
+    const pool = await eventually('the pool counters', async () => {
+      const p = await server.get({
+        apiVersion: 'metallb.io/v1beta1',
+        kind: 'IPAddressPool',
+        namespace,
+        name: 'lab',
+      });
+      return p?.status !== undefined && p;
+    });
+    expect(pool.status).toEqual({ assignedIPv4: 1, assignedIPv6: 0, availableIPv4: 3, availableIPv6: 0 });
+    expect(await run.stop()).toBe(0);
+  });
+
+  it('--leader-elect: one replica allocates; on stop it releases the Lease and the standby takes over at once', async () => {
+    const server = await cluster(['198.18.100.0/27']);
+    for (let i = 0; i < 10; i++) await addService(server, `svc-${i}`);
+    const lease = { leaderElect: true, leaseDurationMs: '3000', leaseRenewMs: '200' };
+    const a = await controller(server, { ...lease, user: 'replica-a', pod: 'controller-a' });
+    await allAddressed(server, 10);
+    const b = await controller(server, { ...lease, user: 'replica-b', pod: 'controller-b' });
+    await eventually('replica-b running as a standby', () =>
+      b.lines.some((l) => l.includes('leader election on')),
+    );
+    const before = await addresses(server);
+
+    expect(await a.stop()).toBe(0);
+    const released = (await server.get({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace,
+      name: 'metallb-controller',
+    })) as V1Lease;
+    expect(released.spec?.holderIdentity).toBe('');
+    const t0 = performance.now();
+    await eventually('controller-b leads', () => b.lines.some((l) => l.includes('controller-b leads')), 3000);
+    const ms = Math.round(performance.now() - t0);
+    console.log(
+      `controller failover with --leader-elect after SIGTERM (Lease released): ${ms} ms (renew 200 ms)`,
+    );
+    expect(ms).toBeLessThan(1000);
+
+    await addService(server, 'after-failover');
+    await allAddressed(server, 11);
+    const after = await addresses(server);
+    for (const [name, ip] of before) expect(after.get(name)).toBe(ip);
+    const writers = new Set(
+      server
+        .requests()
+        .filter((r) => r.resource === 'services' && r.subresource === 'status' && r.verb === 'update')
+        .map((r) => r.user),
+    );
+    expect(writers).toEqual(new Set(['replica-a', 'replica-b']));
+    expect(await b.stop()).toBe(0);
+  });
+
+  it('serves the webhooks beside the controller (--webhook-mode enabled) and stops them on stop', async () => {
+    const server = await cluster(['198.18.100.0/30']);
+    const run = await controller(server, { webhookMode: 'enabled', webhookPort: '0' });
+    const line = await eventually('the webhooks', () =>
+      run.lines.find((l) => l.includes("serving MetalLB's webhooks")),
+    );
+    expect(line).toMatch(/on port \d+/);
+    expect(
+      await server.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'metallb-webhook-cert' }),
+    ).toBeDefined();
+    expect(await run.stop()).toBe(0);
+  });
+});
+
+describe('lblab controller flags', () => {
+  const out = () => {
+    const lines: string[] = [];
+    return { lines, out: { stdout: (l: string) => lines.push(l), stderr: (l: string) => lines.push(l) } };
+  };
+  const base = {
+    once: false,
+    dryRun: false,
+    leaderElect: false,
+    leaseDurationMs: '15000',
+    leaseRenewMs: '2000',
+    webhookMode: 'enabled',
+    webhookPort: '9443',
+    metricsPort: '0',
+  };
+
+  it('refuses --cluster without --config, and flags of the other mode', async () => {
+    const o = out();
+    expect(await runControllerCommand({ ...base, cluster: 'c.yaml' }, () => undefined, o.out)).toBe(2);
+    expect(
+      await runControllerCommand(
+        { ...base, cluster: 'c.yaml', config: ['m.yaml'], leaderElect: true },
+        (n) => (n === 'leaderElect' ? 'cli' : 'default'),
+        o.out,
+      ),
+    ).toBe(2);
+    expect(
+      await runControllerCommand({ ...base, once: true }, (n) => (n === 'once' ? 'cli' : 'default'), o.out),
+    ).toBe(2);
+    expect(o.lines).toEqual([
+      'lblab controller: --cluster and --config go together (file mode); give both or neither',
+      'lblab controller: --leader-elect belongs to Kubernetes mode (without --cluster/--config)',
+      'lblab controller: --once belongs to file mode (--cluster and --config)',
+    ]);
+  });
+
+  it('refuses a bad --webhook-mode and lease timings the fence cannot hold, before connecting', async () => {
+    const o = out();
+    expect(await runKubeController({ ...base, webhookMode: 'sometimes' }, o.out)).toBe(2);
+    expect(await runKubeController({ ...base, leaseDurationMs: '3000', leaseRenewMs: '2000' }, o.out)).toBe(
+      2,
+    );
+    expect(o.lines).toEqual([
+      'lblab controller: --webhook-mode must be one of enabled, disabled, only, onlywebhook, not "sometimes"',
+      'lblab controller: --lease-renew-ms must be a positive whole number below 2/3 of --lease-duration-ms',
+    ]);
+  });
+
+  it('says which mode each flag belongs to in --help, and names the missing API server', async () => {
+    const help = await runLblab('controller', '--help');
+    expect(help.stdout).toMatch(/--leader-elect\s+\[Kubernetes\]/);
+    expect(help.stdout).toMatch(/--cluster <file>\s+\[file\]/);
+    expect(help.stdout).toContain('enabled|disabled|only|onlywebhook');
+    const none = await runLblab('controller', '--metrics-port', '0', '--kubeconfig', join(dir, 'missing'));
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(join(dir, 'missing'));
+  }, 20_000);
+});
