@@ -1,44 +1,13 @@
 import type { V1Service } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { RealClock } from '../../runtime/real-clock.ts';
-import { eventually, startServer, type KubeApiTestServer } from '../kube-api-server.test-support.ts';
+import { eventually, type KubeApiTestServer } from '../kube-api-server.test-support.ts';
 import { ControllerLoop, type ControllerLoopOptions, type EventSink } from './controller-loop.ts';
 import { LeaderElector } from './leader-election.ts';
 import { ListedCluster, ListedConfig } from './listed-feeds.test-support.ts';
+import { addLoadBalancer, addressesByName, clusterWithPool, namespace } from './services.test-support.ts';
 
-const namespace = 'metallb-system';
 const svcRef = (name: string, ns = 'apps') => ({ apiVersion: 'v1', kind: 'Service', namespace: ns, name });
-
-async function cluster(addresses: string[]): Promise<KubeApiTestServer> {
-  const server = await startServer();
-  for (const name of [namespace, 'apps'])
-    await server.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  await server.apply({
-    apiVersion: 'metallb.io/v1beta1',
-    kind: 'IPAddressPool',
-    metadata: { name: 'lab', namespace },
-    spec: { addresses },
-  });
-  return server;
-}
-
-const addService = (server: KubeApiTestServer, name: string) =>
-  server.apply({
-    ...svcRef(name),
-    metadata: { name, namespace: 'apps' },
-    spec: { type: 'LoadBalancer', ports: [{ port: 80 }] },
-  });
-
-/** Every Service's addresses as stored, by name. */
-async function addresses(server: KubeApiTestServer): Promise<Map<string, string>> {
-  const services = (await server.list('v1', 'Service', 'apps')) as V1Service[];
-  return new Map(
-    services.map((s) => [
-      s.metadata!.name!,
-      (s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip).join(','),
-    ]),
-  );
-}
 
 interface Running {
   loop: ControllerLoop;
@@ -82,11 +51,11 @@ async function settle(r: Running): Promise<void> {
 
 describe('the controller loop against the API test server', () => {
   it('allocates, writes each status, tells MetalLB’s events on the Service (with its uid) and counts the pool', async () => {
-    const server = await cluster(['198.18.100.0/30']);
-    for (const name of ['a', 'b', 'c', 'd', 'e']) await addService(server, name);
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await addLoadBalancer(server, name);
     const r = await startLoop(server);
     await settle(r);
-    expect([...(await addresses(server)).values()].sort()).toEqual([
+    expect([...(await addressesByName(server)).values()].sort()).toEqual([
       '',
       '198.18.100.0',
       '198.18.100.1',
@@ -125,30 +94,33 @@ describe('the controller loop against the API test server', () => {
   });
 
   it('repeats a pass whose writes failed, without waiting for the cluster to change', async () => {
-    const server = await cluster(['198.18.100.0/30']);
-    await addService(server, 'a');
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    await addLoadBalancer(server, 'a');
     server.failRequests({ status: 500, count: 2, match: { resource: 'services', subresource: 'status' } });
     const r = await startLoop(server);
-    await eventually('the retried write', async () => (await addresses(server)).get('a') === '198.18.100.0');
+    await eventually(
+      'the retried write',
+      async () => (await addressesByName(server)).get('a') === '198.18.100.0',
+    );
     expect(r.lines.some((l) => l.includes('not written (retried on the next pass)'))).toBe(true);
     await r.loop.stop();
   });
 
   it('a restarted controller keeps every address, whatever order the Services come in and whatever is new', async () => {
-    const server = await cluster(['198.18.100.0/26']);
-    for (let i = 0; i < 50; i++) await addService(server, `svc-${String(i).padStart(2, '0')}`);
+    const server = await clusterWithPool(['198.18.100.0/26']);
+    for (let i = 0; i < 50; i++) await addLoadBalancer(server, `svc-${String(i).padStart(2, '0')}`);
     const first = await startLoop(server);
     await settle(first);
     await first.loop.stop();
-    const before = await addresses(server);
+    const before = await addressesByName(server);
     expect(new Set(before.values()).size).toBe(50);
 
     // New Services that sort first would take the lowest addresses if the restart did not restore first.
-    for (let i = 0; i < 10; i++) await addService(server, `a-new-${i}`);
+    for (let i = 0; i < 10; i++) await addLoadBalancer(server, `a-new-${i}`);
     const reversed = <T>(items: T[]) => [...items].reverse();
     const second = await startLoop(server, { order: reversed });
     await settle(second);
-    const after = await addresses(server);
+    const after = await addressesByName(server);
     for (const [name, ip] of before) expect({ name, ip: after.get(name) }).toEqual({ name, ip });
     const fresh = [...after].filter(([name]) => name.startsWith('a-new-')).map(([, ip]) => ip);
     expect(fresh.every((ip) => ip !== '' && ![...before.values()].includes(ip))).toBe(true);
@@ -157,8 +129,8 @@ describe('the controller loop against the API test server', () => {
   });
 
   it('with leader election only the leader writes; after a failover the new leader keeps every address', async () => {
-    const server = await cluster(['198.18.100.0/27']);
-    for (let i = 0; i < 20; i++) await addService(server, `svc-${i}`);
+    const server = await clusterWithPool(['198.18.100.0/27']);
+    for (let i = 0; i < 20; i++) await addLoadBalancer(server, `svc-${i}`);
     const clock = new RealClock();
     const elect = (identity: string) =>
       new LeaderElector({
@@ -187,7 +159,7 @@ describe('the controller loop against the API test server', () => {
     });
     await settle(a);
     await settle(b); // the standby's view is current, as its informers' would be
-    const before = await addresses(server);
+    const before = await addressesByName(server);
     expect(new Set(before.values()).size).toBe(20);
     const writers = new Set(
       server
@@ -199,16 +171,16 @@ describe('the controller loop against the API test server', () => {
 
     // A Service created while the leader is gone is in the new leader's very first pass.
     await a.loop.stop();
-    await addService(server, 'late');
+    await addLoadBalancer(server, 'late');
     await b.feed.refresh();
-    expect((await addresses(server)).get('late')).toBe('');
+    expect((await addressesByName(server)).get('late')).toBe('');
     await ea.stop({ release: true });
     await eventually('replica-b leads', () => eb.isLeader());
     await eventually(
       'the late Service gets an address',
-      async () => (await addresses(server)).get('late') !== '',
+      async () => (await addressesByName(server)).get('late') !== '',
     );
-    const after = await addresses(server);
+    const after = await addressesByName(server);
     for (const [name, ip] of before) expect(after.get(name)).toBe(ip);
     // "late" sorts before every svc-*: without restoring first it would have taken svc-0's 198.18.100.0.
     expect([...before.values()]).not.toContain(after.get('late'));

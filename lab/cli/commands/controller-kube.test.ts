@@ -3,50 +3,24 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, startServer } from '../../kube-api/kube-api.test-support.ts';
+import { eventually } from '../../kube-api/kube-api.test-support.ts';
 import type { KubeApiTestServer } from '../../kube-api/server.ts';
 import type { Output } from '../output.ts';
 import { runLblab } from '../run-lblab.test-support.ts';
 import { runControllerCommand } from './controller.ts';
 import { runKubeController, type KubeControllerArgs } from './controller-kube.ts';
+import {
+  addLoadBalancer,
+  addressesByName,
+  clusterWithPool,
+  namespace,
+} from '../../../core/k8s/controller/services.test-support.ts';
 
-const namespace = 'metallb-system';
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lblab-controller-kube-'));
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
-
-async function cluster(addresses: string[]): Promise<KubeApiTestServer> {
-  const server = await startServer();
-  for (const name of [namespace, 'apps'])
-    await server.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  await server.apply({
-    apiVersion: 'metallb.io/v1beta1',
-    kind: 'IPAddressPool',
-    metadata: { name: 'lab', namespace },
-    spec: { addresses },
-  });
-  return server;
-}
-
-const addService = (server: KubeApiTestServer, name: string) =>
-  server.apply({
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name, namespace: 'apps' },
-    spec: { type: 'LoadBalancer', ports: [{ port: 80 }] },
-  });
-
-async function addresses(server: KubeApiTestServer): Promise<Map<string, string>> {
-  const services = (await server.list('v1', 'Service', 'apps')) as V1Service[];
-  return new Map(
-    services.map((s) => [
-      s.metadata!.name!,
-      (s.status?.loadBalancer?.ingress ?? []).map((i) => i.ip).join(','),
-    ]),
-  );
-}
 
 interface Started {
   done: Promise<number>;
@@ -93,27 +67,27 @@ async function controller(
 const allAddressed = (server: KubeApiTestServer, n: number) =>
   eventually(
     `${n} Services with an address`,
-    async () => [...(await addresses(server)).values()].filter((ip) => ip !== '').length === n,
+    async () => [...(await addressesByName(server)).values()].filter((ip) => ip !== '').length === n,
     10_000,
   );
 
 describe('lblab controller in Kubernetes mode, against the API test server', () => {
   it('a restart keeps every address: 50 Services, then new ones that sort first, listed in another order', async () => {
-    const server = await cluster(['198.18.100.0/26']);
+    const server = await clusterWithPool(['198.18.100.0/26']);
     // Created in a shuffled order: the informers' order is not the names' order.
     const names = Array.from({ length: 50 }, (_, i) => `svc-${String(i).padStart(2, '0')}`);
     const shuffled = names.map((_, i) => names[(i * 17) % 50]!);
     expect(new Set(shuffled).size).toBe(50);
-    for (const name of shuffled) await addService(server, name);
+    for (const name of shuffled) await addLoadBalancer(server, name);
     const first = await controller(server);
     await allAddressed(server, 50);
     expect(await first.stop()).toBe(0);
-    const before = await addresses(server);
+    const before = await addressesByName(server);
 
-    for (let i = 9; i >= 0; i--) await addService(server, `a-new-${i}`);
+    for (let i = 9; i >= 0; i--) await addLoadBalancer(server, `a-new-${i}`);
     const second = await controller(server);
     await allAddressed(server, 60);
-    const after = await addresses(server);
+    const after = await addressesByName(server);
     for (const [name, ip] of before) expect({ name, ip: after.get(name) }).toEqual({ name, ip });
     expect(new Set(after.values()).size).toBe(60);
     expect(await second.stop()).toBe(0);
@@ -121,8 +95,8 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
   });
 
   it('creates the membership key, tells Events as metallb-controller, and counts the pool', async () => {
-    const server = await cluster(['198.18.100.0/30']);
-    await addService(server, 'web');
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    await addLoadBalancer(server, 'web');
     const run = await controller(server);
     await allAddressed(server, 1);
     const secret = await eventually('the memberlist Secret', () =>
@@ -161,8 +135,8 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
   });
 
   it('--leader-elect: one replica allocates; on stop it releases the Lease and the standby takes over at once', async () => {
-    const server = await cluster(['198.18.100.0/27']);
-    for (let i = 0; i < 10; i++) await addService(server, `svc-${i}`);
+    const server = await clusterWithPool(['198.18.100.0/27']);
+    for (let i = 0; i < 10; i++) await addLoadBalancer(server, `svc-${i}`);
     const lease = { leaderElect: true, leaseDurationMs: '3000', leaseRenewMs: '200' };
     const a = await controller(server, { ...lease, user: 'replica-a', pod: 'controller-a' });
     await allAddressed(server, 10);
@@ -170,7 +144,7 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
     await eventually('replica-b running as a standby', () =>
       b.lines.some((l) => l.includes('leader election on')),
     );
-    const before = await addresses(server);
+    const before = await addressesByName(server);
 
     expect(await a.stop()).toBe(0);
     const released = (await server.get({
@@ -188,9 +162,9 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
     );
     expect(ms).toBeLessThan(1000);
 
-    await addService(server, 'after-failover');
+    await addLoadBalancer(server, 'after-failover');
     await allAddressed(server, 11);
-    const after = await addresses(server);
+    const after = await addressesByName(server);
     for (const [name, ip] of before) expect(after.get(name)).toBe(ip);
     const writers = new Set(
       server
@@ -203,7 +177,7 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
   });
 
   it('serves the webhooks beside the controller (--webhook-mode enabled) and stops them on stop', async () => {
-    const server = await cluster(['198.18.100.0/30']);
+    const server = await clusterWithPool(['198.18.100.0/30']);
     const run = await controller(server, { webhookMode: 'enabled', webhookPort: '0' });
     const line = await eventually('the webhooks', () =>
       run.lines.find((l) => l.includes("serving MetalLB's webhooks")),
