@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../kube-api/kube-api.test-support.ts';
 import type { KubeApiTestServer } from '../../kube-api/server.ts';
 import type { Output } from '../output.ts';
+import { admissionReview, post, responseOf } from '../../../core/k8s/webhooks/webhooks.test-support.ts';
 import { runLblab } from '../run-lblab.test-support.ts';
 import { runControllerCommand } from './controller.ts';
 import { runKubeController, type KubeControllerArgs } from './controller-kube.ts';
@@ -176,16 +177,49 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
     expect(await b.stop()).toBe(0);
   });
 
-  it('serves the webhooks beside the controller (--webhook-mode enabled) and stops them on stop', async () => {
+  it('serves the webhooks beside the controller, judging a BGPPeer against the namespace’s Secrets', async () => {
     const server = await clusterWithPool(['198.18.100.0/30']);
+    await server.apply({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'bgp-pass', namespace },
+      type: 'kubernetes.io/basic-auth',
+      data: { password: Buffer.from('s3cret').toString('base64') },
+    });
     const run = await controller(server, { webhookMode: 'enabled', webhookPort: '0' });
     const line = await eventually('the webhooks', () =>
       run.lines.find((l) => l.includes("serving MetalLB's webhooks")),
     );
-    expect(line).toMatch(/on port \d+/);
-    expect(
-      await server.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'metallb-webhook-cert' }),
-    ).toBeDefined();
+    const port = Number(/on port (\d+)/.exec(line)?.[1]);
+    const cert = await server.get({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      namespace,
+      name: 'metallb-webhook-cert',
+    });
+    const ca = Buffer.from(String((cert?.data as Record<string, string>)['ca.crt']), 'base64').toString();
+    const peer = (secret: string) => ({
+      apiVersion: 'metallb.io/v1beta2',
+      kind: 'BGPPeer',
+      metadata: { name: 'r1', namespace },
+      spec: { myASN: 64512, peerASN: 64513, peerAddress: '198.18.0.1', passwordSecret: { name: secret } },
+    });
+    const judged = async (secret: string) =>
+      responseOf(
+        await post(
+          port,
+          '/validate-metallb-io-v1beta2-bgppeer',
+          admissionReview('CREATE', { object: peer(secret) }),
+          {
+            ca,
+          },
+        ),
+      );
+    expect(await judged('bgp-pass')).toMatchObject({ allowed: true });
+    expect(await judged('no-such-secret')).toMatchObject({
+      allowed: false,
+      status: { message: expect.stringContaining('no Secret "no-such-secret"') as string },
+    });
     expect(await run.stop()).toBe(0);
   });
 });

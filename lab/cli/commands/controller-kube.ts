@@ -4,6 +4,7 @@
  * tells Events, keeps the membership key Secret, optionally elects a leader among replicas, and serves
  * MetalLB's admission and conversion webhooks.
  */
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import { randomInt } from 'node:crypto';
 import type { Allocator } from '../../../core/allocator/index.ts';
@@ -13,6 +14,7 @@ import { LeaderElector } from '../../../core/k8s/controller/leader-election.ts';
 import { ensureMembershipSecret } from '../../../core/k8s/controller/membership-secret.ts';
 import { kubeEventRecorder } from '../../../core/k8s/events/event-recorder.ts';
 import { KubeClusterSource } from '../../../core/k8s/source/kube-cluster-source.ts';
+import { loaderSecret } from '../../../core/k8s/source/config-objects.ts';
 import { KubeConfigSource } from '../../../core/k8s/source/kube-config-source.ts';
 import { clientNodeKube, startWebhooks, type RunningWebhooks } from '../../../core/k8s/webhooks/index.ts';
 import { ControllerMetrics } from '../../../core/metrics/controller-metrics.ts';
@@ -144,7 +146,7 @@ export async function runKubeController(
         namespace,
         port: settings.webhookPort,
         provider: {
-          resources: () => Promise.resolve(config.resources()),
+          resources: () => webhookResources(kc, namespace, config),
           nodes: () =>
             Promise.resolve(
               cluster
@@ -216,6 +218,20 @@ function readSettings(args: KubeControllerArgs): Settings | string {
   };
 }
 
+/**
+ * What the webhooks judge a change against: the metallb.io objects from the config source's cache and
+ * every Secret in lblab's namespace, read when asked (a submitted BGPPeer may name a Secret nothing
+ * referenced before), reduced to what the loader reads so that TLS or binary Secrets cannot break it.
+ */
+async function webhookResources(
+  kc: KubeConfig,
+  namespace: string,
+  config: KubeConfigSource,
+): Promise<unknown[]> {
+  const secrets = await kc.makeApiClient(CoreV1Api).listNamespacedSecret({ namespace });
+  return [...config.resources(), ...secrets.items.map(loaderSecret)];
+}
+
 /** The pool metrics read the allocator of whichever Controller leads now (none on a standby). */
 function leaderAllocator(
   current: () => Allocator | undefined,
@@ -229,7 +245,7 @@ function leaderAllocator(
 
 /** Creates the membership key Secret when missing, retrying every 10 s until the API server agrees. */
 function keepMembershipSecret(
-  kc: Parameters<typeof ensureMembershipSecret>[0]['kc'],
+  kc: KubeConfig,
   namespace: string,
   clock: RealClock,
   log: (line: string) => void,
