@@ -7,7 +7,7 @@ import { eventually } from '../../kube-api/kube-api.test-support.ts';
 import type { KubeApiTestServer } from '../../kube-api/server.ts';
 import type { Output } from '../output.ts';
 import { admissionReview, post, responseOf } from '../../../core/k8s/webhooks/webhooks.test-support.ts';
-import { runLblab } from '../run-lblab.test-support.ts';
+import { runLblab, startLblab } from '../run-lblab.test-support.ts';
 import { runControllerCommand } from './controller.ts';
 import { runKubeController, type KubeControllerArgs } from './controller-kube.ts';
 import {
@@ -222,6 +222,49 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
     });
     expect(await run.stop()).toBe(0);
   });
+  it('--webhook-mode onlywebhook serves the webhooks and allocates nothing', async () => {
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    await addLoadBalancer(server, 'web');
+    const run = await controller(server, { webhookMode: 'onlywebhook', webhookPort: '0' });
+    await eventually('the webhooks', () => run.lines.find((l) => l.includes("serving MetalLB's webhooks")));
+    expect(run.lines[0]).toContain('webhooks only');
+    expect(await run.stop()).toBe(0);
+    expect((await addressesByName(server)).get('web')).toBe('');
+    const writes = server
+      .requests()
+      .filter((r) => ['services', 'ipaddresspools', 'leases'].includes(r.resource));
+    expect(writes.filter((r) => r.verb !== 'list' && r.verb !== 'watch')).toEqual([]);
+    expect(
+      await server.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'memberlist' }),
+    ).toBeUndefined();
+  });
+  it('as a process: SIGTERM stops it with exit 0 and releases the Lease', async () => {
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    await addLoadBalancer(server, 'web');
+    const kubeconfig = join(dir, 'process.kubeconfig');
+    await server.writeKubeconfig(kubeconfig);
+    const child = startLblab(
+      'controller',
+      ...['--kubeconfig', kubeconfig, '--namespace', namespace, '--leader-elect'],
+      ...['--webhook-mode', 'disabled', '--metrics-port', '0'],
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await eventually(
+      'an address for web',
+      async () => (await addressesByName(server)).get('web') !== '',
+      15_000,
+    );
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(child.output()).toContain('lblab controller: stopped');
+    const lease = (await server.get({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace,
+      name: 'metallb-controller',
+    })) as V1Lease;
+    expect(lease.spec?.holderIdentity).toBe('');
+  }, 20_000);
 });
 
 describe('lblab controller flags', () => {

@@ -74,7 +74,7 @@ export async function runKubeController(
   const log = (line: string) => out.stdout(`lblab controller: ${line}`);
   const webhooksOnly = settings.webhookMode === 'only';
   log(
-    `${connection.describe}, namespace ${namespace}, webhooks ${settings.webhookMode}` +
+    `${connection.describe}, namespace ${namespace}, ${webhooksOnly ? 'webhooks only' : `webhooks ${settings.webhookMode}`}` +
       (args.leaderElect && !webhooksOnly ? ', leader election on' : ''),
   );
 
