@@ -1,4 +1,8 @@
 import type { V1Lease, V1Service } from '@kubernetes/client-node';
+import { authorized } from '../../../core/k8s/bundle/authorize.test-support.ts';
+import { customResourceDefinitions } from '../../../core/k8s/bundle/crds.ts';
+import { agentRbac } from '../../../core/k8s/bundle/rbac.ts';
+import { validatingWebhookConfiguration } from '../../../core/k8s/bundle/webhooks.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -265,6 +269,68 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
     })) as V1Lease;
     expect(lease.spec?.holderIdentity).toBe('');
   }, 20_000);
+});
+
+describe('the controller’s API calls', () => {
+  it('are all allowed to its ServiceAccount by the bundle’s RBAC (leader election and webhooks on)', async () => {
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    for (const object of [
+      validatingWebhookConfiguration(namespace),
+      ...customResourceDefinitions({ namespace, webhooks: true }).filter(
+        (c) => c.metadata?.name === 'bgppeers.metallb.io',
+      ),
+    ])
+      await server.apply(object as Parameters<KubeApiTestServer['apply']>[0]);
+    await addLoadBalancer(server, 'web');
+    const user = `system:serviceaccount:${namespace}:controller`;
+    const run = await controller(server, {
+      user,
+      leaderElect: true,
+      webhookMode: 'enabled',
+      webhookPort: '0',
+    });
+    await eventually('the pool counters', async () => {
+      const p = await server.get({
+        apiVersion: 'metallb.io/v1beta1',
+        kind: 'IPAddressPool',
+        namespace,
+        name: 'lab',
+      });
+      return p?.status !== undefined;
+    });
+    await eventually('the webhook CA in the configuration', () =>
+      run.lines.some((l) => l.includes('ca-bundle-written')),
+    );
+    expect(await run.stop()).toBe(0);
+    const requests = server.requests().filter((r) => r.isResourceRequest && r.user === user);
+    const rbac = agentRbac('controller', { namespace, webhooks: true });
+    const call = (r: (typeof requests)[number]) =>
+      `${r.verb} ${r.apiGroup || 'core'} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
+    const refused = requests.filter(
+      (r) =>
+        !authorized(rbac, {
+          user: { namespace, name: 'controller' },
+          verb: r.verb,
+          group: r.apiGroup,
+          resource: r.resource,
+          ...(r.subresource === '' ? {} : { subresource: r.subresource }),
+          ...(r.namespace === '' ? {} : { namespace: r.namespace }),
+          ...(r.name === '' ? {} : { name: r.name }),
+        }),
+    );
+    expect(refused.map(call)).toEqual([]);
+    const used = new Set(requests.map(call));
+    for (const expected of [
+      'get core services',
+      'update core services/status',
+      'update metallb.io ipaddresspools/status',
+      'create core secrets',
+      'create coordination.k8s.io leases',
+      'update coordination.k8s.io leases',
+      'patch admissionregistration.k8s.io validatingwebhookconfigurations',
+    ])
+      expect(used).toContain(expected);
+  });
 });
 
 describe('lblab controller flags', () => {
