@@ -3,6 +3,7 @@ import { authorized } from '../../../core/k8s/bundle/authorize.test-support.ts';
 import { customResourceDefinitions } from '../../../core/k8s/bundle/crds.ts';
 import { agentRbac } from '../../../core/k8s/bundle/rbac.ts';
 import { validatingWebhookConfiguration } from '../../../core/k8s/bundle/webhooks.ts';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +68,14 @@ async function controller(
       return done;
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 const allAddressed = (server: KubeApiTestServer, n: number) =>
@@ -136,6 +145,36 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
       return p?.status !== undefined && p;
     });
     expect(pool.status).toEqual({ assignedIPv4: 1, assignedIPv6: 0, availableIPv4: 3, availableIPv6: 0 });
+    expect(await run.stop()).toBe(0);
+  });
+
+  it('serves MetalLB’s metrics; a refused configuration keeps the last good one and flips config_stale', async () => {
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    await addLoadBalancer(server, 'web');
+    const port = await freePort();
+    const run = await controller(server, { metricsPort: String(port) });
+    await allAddressed(server, 1);
+    const scrape = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const metric = (text: string, name: string) => new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1];
+    await eventually('the pool in use', async () =>
+      (await scrape()).includes('metallb_allocator_addresses_in_use_total{pool="lab"} 1'),
+    );
+    expect(metric(await scrape(), 'metallb_k8s_client_config_loaded_bool')).toBe('1');
+    expect(metric(await scrape(), 'metallb_k8s_client_config_stale_bool')).toBe('0');
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+    await server.apply({
+      apiVersion: 'metallb.io/v1beta1',
+      kind: 'IPAddressPool',
+      metadata: { name: 'lab', namespace },
+      spec: { addresses: ['198.18.100.300/30'] },
+    });
+    await eventually(
+      'config_stale 1',
+      async () => metric(await scrape(), 'metallb_k8s_client_config_stale_bool') === '1',
+    );
+    expect((await addressesByName(server)).get('web')).toBe('198.18.100.0');
+    expect(metric(await scrape(), 'metallb_k8s_client_config_loaded_bool')).toBe('1');
     expect(await run.stop()).toBe(0);
   });
 
