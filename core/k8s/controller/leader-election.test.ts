@@ -54,17 +54,18 @@ async function run(clock: VirtualClock, ms: number, busy: () => Promise<unknown>
   }
 }
 
-/** Steps until `done` holds; returns the virtual ms it took. */
+/** Steps until `done` holds; returns the virtual ms it took (to within a step). */
 async function until(
   clock: VirtualClock,
   done: () => boolean,
   busy: () => Promise<unknown>[],
   limitMs: number,
+  stepMs = 10,
 ) {
   const start = clock.now();
   while (!done()) {
     if (clock.now() - start > limitMs) throw new Error(`not within ${limitMs} virtual ms`);
-    await run(clock, 10, busy, 10);
+    await run(clock, stepMs, busy, stepMs);
   }
   return clock.now() - start;
 }
@@ -234,6 +235,31 @@ describe('leader election over a coordination.k8s.io/v1 Lease (virtual time, API
     await run(clock, 2000, busy);
     const leader = a.isLeader() ? 'replica-a' : 'replica-b';
     expect(statusWrites(server, leader).some((seq) => seq > heldFrom)).toBe(true);
+    await Promise.all([a.stop({ release: false }), b.stop({ release: false })]);
+  });
+
+  it('gives up a Lease request that hangs, so the election goes on once the API server answers again', async () => {
+    const clock = new VirtualClock();
+    const server = await startServer({ clock }); // injected delays run on the same virtual clock
+    await server.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    const lines: string[] = [];
+    const a = elector('replica-a', server.kubeConfig({ user: 'replica-a' }), clock, lines);
+    const b = elector('replica-b', server.kubeConfig({ user: 'replica-b' }), clock, lines);
+    const busy = () => [a.idle(), b.idle()];
+    a.start();
+    await a.idle();
+    b.start();
+    await run(clock, 3000, busy);
+    // Every Lease request from now on is held for ten minutes without an answer.
+    server.delayResponses({ ms: 600_000, count: Infinity, match: { resource: 'leases' } });
+    // Requests that hang cannot be waited for: each step waits for them at most 20 ms of real time.
+    const patient = () => [Promise.race([Promise.all(busy()), sleep(20)])];
+    await run(clock, 12_000, patient, 500);
+    expect([a.isLeader(), b.isLeader()]).toEqual([false, false]);
+    expect(lines).toContain('replica-a stopped leading: no successful renew within 10000 ms');
+    server.clearFaults();
+    const ms = await until(clock, () => a.isLeader() || b.isLeader(), patient, 30_000, 100);
+    expect(ms).toBeLessThanOrEqual(15_000 + 5000 + 2000);
     await Promise.all([a.stop({ release: false }), b.stop({ release: false })]);
   });
 

@@ -20,6 +20,7 @@ import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@
 import { LblabError } from '../../errors/lblab-error.ts';
 import { NamedTimers, type Clock } from '../../runtime/clock.ts';
 import { names } from '../bundle/names.ts';
+import { perCall } from './per-call.ts';
 import { isCode } from './replace-with-retry.ts';
 import type { Guard } from './write-report.ts';
 
@@ -178,11 +179,10 @@ export class LeaderElector {
       },
     };
     try {
-      const written = await this.api.replaceNamespacedLease({
-        namespace: this.o.namespace,
-        name: this.leaseName,
-        body: next,
-      });
+      const written = await this.api.replaceNamespacedLease(
+        { namespace: this.o.namespace, name: this.leaseName, body: next },
+        this.withTimeout(),
+      );
       this.leads(written, sentAtMs, mine ? undefined : holder);
     } catch (err) {
       // 409: another replica wrote first; the next look reads what it wrote.
@@ -193,7 +193,10 @@ export class LeaderElector {
 
   private async read(): Promise<V1Lease | undefined> {
     try {
-      const lease = await this.api.readNamespacedLease({ namespace: this.o.namespace, name: this.leaseName });
+      const lease = await this.api.readNamespacedLease(
+        { namespace: this.o.namespace, name: this.leaseName },
+        this.withTimeout(),
+      );
       if (lease.metadata?.resourceVersion !== this.observed?.metadata?.resourceVersion)
         this.observedAtMs = this.o.clock.now();
       this.observed = lease;
@@ -207,21 +210,24 @@ export class LeaderElector {
   private async create(sentAtMs: number): Promise<void> {
     const now = this.microNow();
     try {
-      const created = await this.api.createNamespacedLease({
-        namespace: this.o.namespace,
-        body: {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.leaseName, namespace: this.o.namespace },
-          spec: {
-            holderIdentity: this.o.identity,
-            leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
-            acquireTime: now,
-            renewTime: now,
-            leaseTransitions: 0,
+      const created = await this.api.createNamespacedLease(
+        {
+          namespace: this.o.namespace,
+          body: {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: this.leaseName, namespace: this.o.namespace },
+            spec: {
+              holderIdentity: this.o.identity,
+              leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
+              acquireTime: now,
+              renewTime: now,
+              leaseTransitions: 0,
+            },
           },
         },
-      });
+        this.withTimeout(),
+      );
       this.leads(created, sentAtMs, '');
     } catch (err) {
       if (!isCode(err, 409)) throw err; // 409 AlreadyExists: another replica created it first
@@ -251,6 +257,18 @@ export class LeaderElector {
     this.timers.disarm('deadline');
     this.o.log(`${this.o.identity} stopped leading: ${reason}`);
     for (const l of this.listeners) l({ leading: false, reason });
+  }
+
+  /**
+   * Each Lease request is given up after half the renew deadline (on the Clock): client-node has no
+   * timeout of its own, and one request hanging on a half-open connection would stop the loop.
+   */
+  private withTimeout() {
+    const abort = new AbortController();
+    const timer = this.o.clock.setTimer('lease request timeout', this.renewDeadlineMs / 2, () =>
+      abort.abort(new Error(`no answer within ${this.renewDeadlineMs / 2} ms`)),
+    );
+    return perCall({ pre: (request) => request.setSignal(abort.signal), post: () => timer.cancel() });
   }
 
   private microNow(): V1MicroTime {

@@ -3,11 +3,12 @@
  * /status as MetalLB does, only when they changed. The body is written as text so an IPv6 pool's count
  * goes out as the exact integer (int64-json.ts); client-node would send a rounded float.
  */
-import { CustomObjectsApi, Observable, type KubeConfig, type RequestContext } from '@kubernetes/client-node';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { PoolStats } from '../../allocator/index.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { group } from '../metallb/kinds.ts';
 import { int64Text, withInt64Status } from './int64-json.ts';
+import { perCall } from './per-call.ts';
 import { ConflictRetriesExhausted, replaceWithRetry } from './replace-with-retry.ts';
 import { unguarded, type Guard, type WriteReport } from './write-report.ts';
 
@@ -80,7 +81,7 @@ export class PoolStatusWriter {
               await guard(() =>
                 this.custom.replaceNamespacedCustomObjectStatus(
                   { ...api, namespace, name, body: pool },
-                  { middleware: [sendText(body)], middlewareMergeStrategy: 'append' },
+                  perCall({ pre: (request) => request.setBody(body) }),
                 ),
               );
             },
@@ -116,15 +117,4 @@ function says(stored: Record<string, unknown> | undefined, status: Record<string
     const have = stored[k];
     return typeof have === 'number' && Number.isSafeInteger(have) && String(have) === int64Text(v);
   });
-}
-
-/** A client-node middleware that sends `text` as the request body instead of what client-node serialized. */
-function sendText(text: string) {
-  return {
-    pre: (ctx: RequestContext) => {
-      ctx.setBody(text);
-      return new Observable(Promise.resolve(ctx));
-    },
-    post: <T>(response: T) => new Observable(Promise.resolve(response)),
-  };
 }
