@@ -7,6 +7,8 @@ export const names = {
   speaker: 'speaker',
   webhookService: 'metallb-webhook-service',
   webhookConfiguration: 'metallb-webhook-configuration',
+  /** The webhooks' CA and serving certificate, kept by the controller. */
+  webhookSecret: 'metallb-webhook-cert',
   /** The coordination.k8s.io/v1 Lease the controller replicas elect their leader by (--leader-elect). */
   controllerLease: 'metallb-controller',
 } as const;

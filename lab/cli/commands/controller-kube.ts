@@ -4,7 +4,7 @@
  * tells Events, keeps the membership key Secret, optionally elects a leader among replicas, and serves
  * MetalLB's admission and conversion webhooks.
  */
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import { randomInt } from 'node:crypto';
 import type { Allocator } from '../../../core/allocator/index.ts';
@@ -14,7 +14,6 @@ import { LeaderElector } from '../../../core/k8s/controller/leader-election.ts';
 import { ensureMembershipSecret } from '../../../core/k8s/controller/membership-secret.ts';
 import { kubeEventRecorder } from '../../../core/k8s/events/event-recorder.ts';
 import { KubeClusterSource } from '../../../core/k8s/source/kube-cluster-source.ts';
-import { loaderSecret } from '../../../core/k8s/source/config-objects.ts';
 import { KubeConfigSource } from '../../../core/k8s/source/kube-config-source.ts';
 import { clientNodeKube, startWebhooks, type RunningWebhooks } from '../../../core/k8s/webhooks/index.ts';
 import { ControllerMetrics } from '../../../core/metrics/controller-metrics.ts';
@@ -146,7 +145,7 @@ export async function runKubeController(
         namespace,
         port: settings.webhookPort,
         provider: {
-          resources: () => webhookResources(kc, namespace, config),
+          resources: () => Promise.resolve(config.resources()),
           nodes: () =>
             Promise.resolve(
               cluster
@@ -216,20 +215,6 @@ function readSettings(args: KubeControllerArgs): Settings | string {
     leaseRenewMs,
     metricsPort: port,
   };
-}
-
-/**
- * What the webhooks judge a change against: the metallb.io objects from the config source's cache and
- * every Secret in lblab's namespace, read when asked (a submitted BGPPeer may name a Secret nothing
- * referenced before), reduced to what the loader reads so that TLS or binary Secrets cannot break it.
- */
-async function webhookResources(
-  kc: KubeConfig,
-  namespace: string,
-  config: KubeConfigSource,
-): Promise<unknown[]> {
-  const secrets = await kc.makeApiClient(CoreV1Api).listNamespacedSecret({ namespace });
-  return [...config.resources(), ...secrets.items.map(loaderSecret)];
 }
 
 /** The pool metrics read the allocator of whichever Controller leads now (none on a standby). */
