@@ -255,6 +255,8 @@ interface PoolObject {
 function report(log: (line: string) => void, what: string, r: WriteReport): void {
   if (r.written.length > 0) log(`wrote ${what} of ${r.written.length} object(s)`);
   if (r.conflicts > 0) log(`${what}: ${r.conflicts} conflict(s) retried`);
-  for (const f of r.failed)
+  // A leader that lost its Lease mid-pass fails every remaining write alike: a few lines say it.
+  for (const f of r.failed.slice(0, 5))
     log(`${what} of ${f.key} not written (retried on the next pass): ${f.error.message}`);
+  if (r.failed.length > 5) log(`${what}: ${r.failed.length - 5} more not written`);
 }

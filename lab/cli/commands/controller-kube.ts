@@ -8,6 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import { randomInt } from 'node:crypto';
 import type { Allocator } from '../../../core/allocator/index.ts';
+import type { NodeLabels } from '../../../core/config/index.ts';
 import { connectKube, KubeConnectError } from '../../../core/k8s/connect.ts';
 import { ControllerLoop } from '../../../core/k8s/controller/controller-loop.ts';
 import { LeaderElector } from '../../../core/k8s/controller/leader-election.ts';
@@ -90,9 +91,7 @@ export async function runKubeController(
       random,
       log,
       recorder,
-      nodes: () =>
-        cluster?.current().nodes.map((n) => ({ name: n.metadata.name, labels: n.metadata.labels ?? {} })) ??
-        [],
+      nodes: () => (cluster === undefined ? [] : nodeLabels(cluster)),
     });
     stack.push('configuration informers', () => config.close());
 
@@ -103,9 +102,21 @@ export async function runKubeController(
     if (state === 'none') log('no valid configuration yet: allocating nothing until there is one');
 
     if (!webhooksOnly) {
-      cluster = await KubeClusterSource.start({ kc, clock, random, log, endpointSlices: false });
-      stack.push('cluster informers', () => cluster?.close());
-      config.revalidate(); // node selectors are judged against the Nodes now known
+      const source = await KubeClusterSource.start({ kc, clock, random, log, endpointSlices: false });
+      cluster = source;
+      stack.push('cluster informers', () => source.close());
+      // Node selectors are judged against the Nodes: again now that they are known, and when they change.
+      let nodes = JSON.stringify(nodeLabels(source));
+      config.revalidate();
+      stack.push(
+        'node watch',
+        source.onChange(() => {
+          const now = JSON.stringify(nodeLabels(source));
+          if (now === nodes) return;
+          nodes = now;
+          config.revalidate();
+        }),
+      );
       keepMembershipSecret(kc, namespace, clock, log, stack);
       const elector = args.leaderElect
         ? new LeaderElector({
@@ -119,11 +130,11 @@ export async function runKubeController(
             log,
           })
         : undefined;
-      loop = new ControllerLoop({
+      const running = new ControllerLoop({
         kc,
         namespace,
         clock,
-        cluster,
+        cluster: source,
         config,
         recorder,
         ...(elector && { leadership: elector }),
@@ -134,9 +145,9 @@ export async function runKubeController(
       // Stopped in reverse: the loop stops writing first, then the Lease is released (holderIdentity
       // cleared) so a standby takes over at once instead of waiting out the lease duration.
       if (elector) stack.push('leader election', () => elector.stop({ release: true }));
-      const started = loop;
-      stack.push('reconciliation', () => started.stop());
-      started.start();
+      loop = running;
+      stack.push('reconciliation', () => running.stop());
+      running.start();
       elector?.start();
     }
 
@@ -146,12 +157,7 @@ export async function runKubeController(
         port: settings.webhookPort,
         provider: {
           resources: () => Promise.resolve(config.resources()),
-          nodes: () =>
-            Promise.resolve(
-              cluster
-                ?.current()
-                .nodes.map((n) => ({ name: n.metadata.name, labels: n.metadata.labels ?? {} })) ?? [],
-            ),
+          nodes: () => Promise.resolve(cluster === undefined ? [] : nodeLabels(cluster)),
         },
         kube: clientNodeKube(kc),
         clock,
@@ -216,6 +222,9 @@ function readSettings(args: KubeControllerArgs): Settings | string {
     metricsPort: port,
   };
 }
+
+const nodeLabels = (cluster: KubeClusterSource): NodeLabels[] =>
+  cluster.current().nodes.map((n) => ({ name: n.metadata.name, labels: n.metadata.labels ?? {} }));
 
 /** The pool metrics read the allocator of whichever Controller leads now (none on a standby). */
 function leaderAllocator(
