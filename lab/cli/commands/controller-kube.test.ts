@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually } from '../../kube-api/kube-api.test-support.ts';
+import { eventually, sleep } from '../../kube-api/kube-api.test-support.ts';
 import type { KubeApiTestServer } from '../../kube-api/server.ts';
 import type { Output } from '../output.ts';
 import { admissionReview, post, responseOf } from '../../../core/k8s/webhooks/webhooks.test-support.ts';
@@ -308,6 +308,52 @@ describe('lblab controller in Kubernetes mode, against the API test server', () 
     })) as V1Lease;
     expect(lease.spec?.holderIdentity).toBe('');
   }, 20_000);
+});
+
+describe('lblab controller --leader-elect as processes', () => {
+  it('a SIGKILLed leader: the standby allocates a new Service within the lease duration', async () => {
+    const server = await clusterWithPool(['198.18.100.0/30']);
+    await addLoadBalancer(server, 'before');
+    const kubeconfig = join(dir, 'process.kubeconfig');
+    await server.writeKubeconfig(kubeconfig);
+    const replica = () =>
+      startLblab(
+        'controller',
+        ...['--kubeconfig', kubeconfig, '--namespace', namespace, '--leader-elect'],
+        ...['--lease-duration-ms', '2000', '--lease-renew-ms', '200'],
+        ...['--webhook-mode', 'disabled', '--metrics-port', '0'],
+      );
+    const a = replica();
+    await eventually(
+      'an address for "before"',
+      async () => (await addressesByName(server)).get('before') !== '',
+      15_000,
+    );
+    const b = replica();
+    try {
+      await eventually('the standby running', () => b.output().includes('leader election on'), 15_000);
+      await sleep(500); // the standby has seen the Lease
+      const killedAt = performance.now();
+      a.kill('SIGKILL');
+      await addLoadBalancer(server, 'after');
+      await eventually(
+        'an address for "after"',
+        async () => (await addressesByName(server)).get('after') !== '',
+        10_000,
+      );
+      const ms = Math.round(performance.now() - killedAt);
+      console.log(
+        `controller failover after SIGKILL of the leader: ${ms} ms to a new address (lease 2000 ms, renew 200 ms)`,
+      );
+      expect(ms).toBeGreaterThan(1500);
+      expect(ms).toBeLessThan(2000 + 200 + 1000);
+      expect((await addressesByName(server)).get('before')).toBe('198.18.100.0');
+    } finally {
+      a.kill('SIGKILL');
+      b.kill('SIGTERM');
+      await new Promise((resolve) => (b.exitCode === null ? b.once('exit', resolve) : resolve(undefined)));
+    }
+  }, 45_000);
 });
 
 describe('the controller’s API calls', () => {
