@@ -9,7 +9,15 @@ export const names = {
   webhookConfiguration: 'metallb-webhook-configuration',
   /** The webhooks' CA and serving certificate, kept by the controller. */
   webhookSecret: 'metallb-webhook-cert',
+  /** The coordination.k8s.io/v1 Lease the controller replicas elect their leader by (--leader-elect). */
+  controllerLease: 'metallb-controller',
 } as const;
+
+/**
+ * The membership key, as MetalLB keeps its memberlist key: Secret `memberlist` in lblab's namespace,
+ * data key `secretkey`, created by the controller when missing and read by the speakers.
+ */
+export const membershipSecret = { name: 'memberlist', key: 'secretkey' } as const;
 
 export type Agent = typeof names.controller | typeof names.speaker;
 

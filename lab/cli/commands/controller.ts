@@ -1,11 +1,13 @@
 /**
- * `lblab controller`: assigns addresses to LoadBalancer Services in a cluster file and writes each
- * Service's status.loadBalancer.ingress and metallb.io/ip-allocated-from-pool annotation back to it.
+ * `lblab controller`: assigns addresses to LoadBalancer Services and writes each Service's
+ * status.loadBalancer.ingress and metallb.io/ip-allocated-from-pool annotation back. Two modes: in a
+ * Kubernetes cluster (the default; controller-kube.ts), or on a cluster file (--cluster and --config).
  */
 import type { Command } from 'commander';
 import { FileClusterSource } from '../../../core/cluster/file-source.ts';
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import { Controller, formatEvent } from '../../../core/controller/index.ts';
+import { defaultWebhookPort } from '../../../core/k8s/webhooks/index.ts';
 import { ControllerMetrics } from '../../../core/metrics/controller-metrics.ts';
 import type { MetricsServer } from '../../../core/runtime/metrics-server.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
@@ -13,6 +15,7 @@ import { watchFile } from '../../../core/runtime/watch-file.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { loadConfigOrExitCode } from '../load-config.ts';
 import { processOutput, type Output } from '../output.ts';
+import { runKubeController, webhookModes, type KubeControllerArgs } from './controller-kube.ts';
 import { poolTable, serviceTable } from './controller-summary.ts';
 import { addMetricsOptions, metricsPort, serveMetrics, type MetricsArgs } from './metrics-endpoint.ts';
 
@@ -24,24 +27,111 @@ export interface ControllerArgs extends MetricsArgs {
   lbClass?: string;
 }
 
+type AnyModeArgs = Partial<ControllerArgs> & KubeControllerArgs & { once: boolean; dryRun: boolean };
+
+const kube = '[Kubernetes]';
+const file = '[file]';
+
 export function registerControllerCommand(program: Command): void {
   const command = program
     .command('controller')
-    .description('assign addresses to LoadBalancer Services in a cluster file and write their status back')
-    .requiredOption('--cluster <file>', 'YAML with Nodes, Namespaces, Services and EndpointSlices')
-    .requiredOption('--config <files...>', 'MetalLB resources (IPAddressPool, L2Advertisement, ...)')
-    .option('--once', 'reconcile once, print a summary and exit (default: keep watching both files)', false)
-    .option('--dry-run', 'print what would be written instead of writing the cluster file', false)
+    .description(
+      'assign addresses to LoadBalancer Services and write their status back: in a Kubernetes cluster ' +
+        '(default; in-cluster in a pod, else --kubeconfig, $KUBECONFIG or ~/.kube/config), or on a ' +
+        'cluster file with --cluster and --config. Options marked [Kubernetes] or [file] belong to one mode.',
+    )
+    .option(
+      '--kubeconfig <file>',
+      `${kube} kubeconfig to reach the API server (default: in-cluster, else $KUBECONFIG, else ~/.kube/config)`,
+    )
+    .option(
+      '--namespace <ns>',
+      `${kube} lblab's namespace: its configuration, Secrets and Lease (default: the service account's, else metallb-system)`,
+    )
+    .option(
+      '--leader-elect',
+      `${kube} run as one of several replicas: only the holder of Lease metallb-controller allocates`,
+      false,
+    )
+    .option(
+      '--lease-duration-ms <ms>',
+      `${kube} how long a standby waits after the Lease last changed before taking it over`,
+      '15000',
+    )
+    .option(
+      '--lease-renew-ms <ms>',
+      `${kube} how often the leader renews the Lease (and a standby looks at it)`,
+      '2000',
+    )
+    .option(
+      '--webhook-mode <mode>',
+      `${kube} MetalLB's admission and conversion webhooks: ${webhookModes.join('|')} (onlywebhook = only: webhooks without allocating)`,
+      'enabled',
+    )
+    .option('--webhook-port <port>', `${kube} HTTPS port of the webhooks`, String(defaultWebhookPort))
+    .option(
+      '--cluster <file>',
+      `${file} YAML with Nodes, Namespaces, Services and EndpointSlices (needs --config)`,
+    )
+    .option(
+      '--config <files...>',
+      `${file} MetalLB resources (IPAddressPool, L2Advertisement, ...) (needs --cluster)`,
+    )
+    .option(
+      '--once',
+      `${file} reconcile once, print a summary and exit (default: keep watching both files)`,
+      false,
+    )
+    .option('--dry-run', `${file} print what would be written instead of writing the cluster file`, false)
     .option(
       '--lb-class <name>',
       'serve only Services with this loadBalancerClass (default: those without one)',
     );
   addMetricsOptions(command, ' (--once serves nothing: it exits before anyone would scrape)').action(
-    async (opts: ControllerArgs) => {
-      process.exitCode = await runController(opts, processOutput);
+    async (opts: AnyModeArgs, cmd: Command) => {
+      process.exitCode = await runControllerCommand(
+        opts,
+        (name) => cmd.getOptionValueSource(name),
+        processOutput,
+      );
     },
   );
 }
+
+const kubeOnly = [
+  'kubeconfig',
+  'namespace',
+  'leaderElect',
+  'leaseDurationMs',
+  'leaseRenewMs',
+  'webhookMode',
+  'webhookPort',
+];
+const fileOnly = ['once', 'dryRun'];
+
+/** Picks the mode from --cluster/--config and refuses flags of the other mode. */
+export async function runControllerCommand(
+  opts: AnyModeArgs,
+  source: (option: string) => string | undefined,
+  out: Output,
+): Promise<number> {
+  const given = (names: string[]) => names.filter((n) => source(n) === 'cli').map(flag);
+  if ((opts.cluster === undefined) !== (opts.config === undefined)) {
+    out.stderr('lblab controller: --cluster and --config go together (file mode); give both or neither');
+    return exitCodes.error;
+  }
+  const fileMode = opts.cluster !== undefined;
+  const wrong = fileMode ? given(kubeOnly) : given(fileOnly);
+  if (wrong.length > 0) {
+    out.stderr(
+      `lblab controller: ${wrong.join(', ')} ${wrong.length === 1 ? 'belongs' : 'belong'} to ${fileMode ? 'Kubernetes mode (without --cluster/--config)' : 'file mode (--cluster and --config)'}`,
+    );
+    return exitCodes.error;
+  }
+  return fileMode ? runController(opts as ControllerArgs, out) : runKubeController(opts, out);
+}
+
+const flag = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Exit 0 when done (or stopped by a signal), 1 for an invalid configuration, 2 for unreadable input. */
 export async function runController(args: ControllerArgs, out: Output): Promise<number> {
