@@ -18,7 +18,7 @@ import {
   serviceL2StatusGenerateName,
   statusLabels,
 } from '../metallb/status.ts';
-import { statusKey, type DesiredStatus, type Protocol } from './announcements.ts';
+import { statusKey, type Announcements, type DesiredStatus, type Protocol } from './announcements.ts';
 
 const version = 'v1beta1';
 const kinds: Record<Protocol, { kind: string; plural: string; generateName: string }> = {
@@ -92,6 +92,11 @@ export class StatusObjects {
     this.desired = new Map(statuses.map((s) => [statusKey(s), s]));
     this.dirty = true;
     if (!this.running && this.failures === 0) this.schedule(0);
+  }
+
+  /** As an AnnouncementReports sink. */
+  update(a: Announcements): void {
+    this.set(a.statuses);
   }
 
   /** Resolves once the server holds exactly the latest desired state (tests). */
