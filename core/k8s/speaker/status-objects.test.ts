@@ -177,6 +177,23 @@ describe('status objects', () => {
     writer.close();
   });
 
+  it('a restarted speaker deletes nothing before it has elected (its objects may still be true)', async () => {
+    const { server, open } = await setup();
+    const earlier = open();
+    earlier.set([l2('web', ['eth0'])]);
+    await earlier.settled();
+    earlier.close();
+    server.clearRequests();
+    const writer = open();
+    await writer.settled();
+    expect(await stored(server)).toHaveLength(1);
+    expect(writes(server)).toEqual([]);
+    writer.set([]);
+    await writer.settled();
+    expect(await stored(server)).toHaveLength(0);
+    writer.close();
+  });
+
   it('without METALLB_POD_NAME: objects without an owner, and a warning', async () => {
     const { server, open, logged } = await setup({ podName: undefined });
     const writer = open();

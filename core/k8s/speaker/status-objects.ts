@@ -64,7 +64,8 @@ export class StatusObjects {
   private readonly custom: CustomObjectsApi;
   private readonly core: CoreV1Api;
   private readonly timers: NamedTimers<'pass'>;
-  private desired = new Map<string, DesiredStatus>();
+  /** Undefined until the first set(): until the speaker has elected, nothing it left is deleted. */
+  private desired: Map<string, DesiredStatus> | undefined;
   /** What the server holds, by statusKey, once listed. */
   private readonly known = new Map<string, StatusObject>();
   private listed = false;
@@ -82,7 +83,10 @@ export class StatusObjects {
     this.timers = new NamedTimers(o.clock, `status objects ${o.node}: `);
   }
 
-  /** Lists this node's objects (adopting or deleting what an earlier life left) and writes the desired ones. */
+  /**
+   * Lists this node's objects (adopting what an earlier life left, deleting duplicates); what they should
+   * say waits for the first set(), so a restarting speaker does not delete objects that are still true.
+   */
   start(): void {
     this.schedule(0);
   }
@@ -121,7 +125,7 @@ export class StatusObjects {
     try {
       if (this.owner === undefined) this.owner = await this.findOwner();
       if (!this.listed) await this.adopt();
-      await this.reconcile();
+      if (this.desired !== undefined) await this.reconcile(this.desired);
       if (this.failures > 0)
         this.o.log(`status objects written again after ${this.failures} failed attempts`);
       this.failures = 0;
@@ -214,10 +218,10 @@ export class StatusObjects {
   }
 
   /** One walk towards the desired state; each step reads the latest desired state, not a copy. */
-  private async reconcile(): Promise<void> {
-    for (const key of new Set([...this.known.keys(), ...this.desired.keys()])) {
+  private async reconcile(first: Map<string, DesiredStatus>): Promise<void> {
+    for (const key of new Set([...this.known.keys(), ...first.keys()])) {
       if (this.closed) return;
-      const want = this.desired.get(key);
+      const want = this.desired!.get(key);
       const have = this.known.get(key);
       if (want === undefined) {
         if (have !== undefined) {
