@@ -7,31 +7,9 @@ import { lab, peer as bfdPeer } from '../../bfd/engine/pair.test-support.ts';
 import { advanceWithPromises } from '../../bgp/session/memory-transport.test-support.ts';
 import type { L2Assignment } from '../../l2/election/index.ts';
 import { IpAddress } from '../../net/index.ts';
-import { bgpWorld, NODE, ROUTER } from '../../speaker/bgp-router.test-support.ts';
+import { bgpWorld, NODE, ROUTER, twoServiceCluster } from '../../speaker/bgp-router.test-support.ts';
 import { EngineBfdWatcher } from '../../speaker/engine-bfd-watcher.ts';
 import { announcements } from './announcements.ts';
-
-const service = (name: string, ip: string) => `apiVersion: v1
-kind: Service
-metadata: { name: ${name}, namespace: default }
-spec: { type: LoadBalancer, ports: [{ port: 443, protocol: TCP }] }
-status: { loadBalancer: { ingress: [{ ip: ${ip} }] } }
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata: { name: ${name}-1, namespace: default, labels: { kubernetes.io/service-name: ${name} } }
-addressType: IPv4
-endpoints:
-  - { addresses: [198.19.0.1], conditions: { ready: true }, nodeName: n1 }
-`;
-
-const cluster = `apiVersion: v1
-kind: Node
-metadata: { name: n1 }
-status: { addresses: [{ type: InternalIP, address: ${NODE} }] }
----
-${service('web', '198.18.100.2')}---
-${service('api', '198.18.100.1')}`;
 
 const assignment = (service: string, result: L2Assignment['result']): L2Assignment => ({
   service,
@@ -59,7 +37,7 @@ describe('announcements', () => {
     const { clock } = bfdLab;
     const bfd = new EngineBfdWatcher(bfdLab.engine(NODE), () => undefined);
     const theirs = bfdLab.engine(ROUTER);
-    const { speaker } = bgpWorld({ clock, bfd, cluster });
+    const { speaker } = bgpWorld({ clock, bfd, cluster: twoServiceCluster });
     let changes = 0;
     speaker.onChange(() => changes++);
     const before = announcements('n1', [], speaker);
