@@ -146,7 +146,7 @@ export class StatusObjects {
 
   private backoff(): number {
     const initial = this.o.initialBackoffMs ?? 200;
-    const max = this.o.maxBackoffMs ?? 30_000;
+    const max = this.o.maxBackoffMs ?? 10_000;
     const base = Math.min(max, initial * 2 ** Math.min(this.failures++, 20));
     return Math.round(base * (0.8 + 0.4 * this.o.random.next()));
   }
