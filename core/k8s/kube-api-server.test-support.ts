@@ -7,3 +7,5 @@
 export { eventually, sleep, startServer } from '../../lab/kube-api/kube-api.test-support.ts';
 // eslint-disable-next-line no-restricted-imports -- test tooling only (see above)
 export type { KubeApiTestServer } from '../../lab/kube-api/server.ts';
+// eslint-disable-next-line no-restricted-imports -- test tooling only (see above)
+export { lblabResourceTypes } from '../../lab/kube-api/builtin-types.ts';

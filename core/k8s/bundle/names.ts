@@ -7,6 +7,8 @@ export const names = {
   speaker: 'speaker',
   webhookService: 'metallb-webhook-service',
   webhookConfiguration: 'metallb-webhook-configuration',
+  /** The webhooks' CA and serving certificate, kept by the controller. */
+  webhookSecret: 'metallb-webhook-cert',
 } as const;
 
 export type Agent = typeof names.controller | typeof names.speaker;

@@ -45,9 +45,9 @@ const configurationStates: Permission[] = [
   {
     group: metallb,
     resources: ['configurationstates'],
-    verbs: ['create', 'update'],
+    verbs: ['get', 'create', 'update'],
     scope: 'namespace',
-    why: 'its ConfigurationState object, created once and then replaced',
+    why: 'its ConfigurationState object, created once and then replaced (get: the resourceVersion of one left by an earlier run, which a PUT of a custom resource needs)',
   },
   {
     group: metallb,

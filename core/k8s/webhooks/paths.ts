@@ -1,27 +1,32 @@
 /**
- * The paths MetalLB's webhook configuration and BGPPeer CRD call on `metallb-webhook-service` (443 →
- * 9443), so an install that points at MetalLB's service reaches lblab's server unchanged.
+ * The paths and names the webhook server answers to, read from the install bundle's own definitions
+ * (core/k8s/bundle), so the server and the manifests that point the API server at it cannot disagree.
  */
-export const validatePaths = {
-  '/validate-metallb-io-v1beta1-ipaddresspool': 'IPAddressPool',
-  '/validate-metallb-io-v1beta1-l2advertisement': 'L2Advertisement',
-  '/validate-metallb-io-v1beta1-bgpadvertisement': 'BGPAdvertisement',
-  '/validate-metallb-io-v1beta1-community': 'Community',
-  '/validate-metallb-io-v1beta1-bfdprofile': 'BFDProfile',
-  '/validate-metallb-io-v1beta2-bgppeer': 'BGPPeer',
-} as const;
+import { conversionPath, validatingWebhooks } from '../bundle/webhooks.ts';
+import { names, ports } from '../bundle/names.ts';
+import { group, metallbKinds } from '../metallb/kinds.ts';
 
-export type ValidatedKind = (typeof validatePaths)[keyof typeof validatePaths];
+export type ValidatedKind =
+  'IPAddressPool' | 'L2Advertisement' | 'BGPAdvertisement' | 'Community' | 'BFDProfile' | 'BGPPeer';
 
-export const convertPath = '/convert';
+/** Each validating webhook's path, with the kind it judges. */
+export const validatePaths: Readonly<Record<string, ValidatedKind>> = Object.fromEntries(
+  validatingWebhooks.map((w) => {
+    const kind = metallbKinds.find((k) => k.plural === w.resource)?.kind;
+    if (kind === undefined) throw new Error(`no metallb.io kind has the plural ${w.resource}`);
+    return [w.path, kind as ValidatedKind];
+  }),
+);
+
+export const convertPath = conversionPath;
 
 /** The names MetalLB's manifests give the objects the certificate is for and patched into. */
 export const webhookNames = {
-  service: 'metallb-webhook-service',
-  secret: 'metallb-webhook-cert',
-  configuration: 'metallb-webhook-configuration',
-  crd: 'bgppeers.metallb.io',
+  service: names.webhookService,
+  secret: names.webhookSecret,
+  configuration: names.webhookConfiguration,
+  crd: `bgppeers.${group}`,
 } as const;
 
 /** The port the Service's 443 targets. */
-export const defaultWebhookPort = 9443;
+export const defaultWebhookPort = ports.webhook;

@@ -58,9 +58,8 @@ export async function startWebhooks(options: WebhooksOptions): Promise<RunningWe
       ...(options.host === undefined ? {} : { host: options.host }),
       tls: first.serving,
       handle: (path, body) => {
-        if (Object.hasOwn(validatePaths, path)) {
-          return admit(validatePaths[path as keyof typeof validatePaths], body, context);
-        }
+        const kind = Object.hasOwn(validatePaths, path) ? validatePaths[path] : undefined;
+        if (kind !== undefined) return admit(kind, body, context);
         return path === convertPath ? Promise.resolve(convertReview(body)) : undefined;
       },
     });

@@ -244,8 +244,9 @@ describe.skipIf(mode === 'skip').each(['frr', 'gobgp'] as const)(
         expect(await r1NextHops(r1ns)).toEqual([nodeAddress['n2']!]);
         const detectMs = bfd.receiveMs * bfd.multiplier;
         if (impl === 'frr') {
-          // BFD's detection time, far inside the hold time.
-          expect(ms).toBeGreaterThanOrEqual(detectMs - resolutionMs);
+          // BFD's detection time, far inside the hold time. The detection timer last restarted on n1's
+          // last packet, at most one transmit interval before the cut (RFC 5880 §6.8.4).
+          expect(ms).toBeGreaterThanOrEqual(detectMs - bfd.transmitMs - resolutionMs);
           expect(ms).toBeLessThan((holdSec * 1000) / 2);
         } else {
           // No BFD: only the hold timer, which last restarted at most one keepalive before the cut.
