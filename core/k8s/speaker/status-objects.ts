@@ -9,6 +9,7 @@
  * the next pass, so bursts coalesce) and retries with capped exponential backoff while the server is away.
  */
 import { ApiException, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { describeApiError, isApiCode } from '../api-time-and-errors.ts';
 import { NamedTimers, type Clock } from '../../runtime/clock.ts';
 import type { Random } from '../../runtime/random.ts';
 import { compareText } from '../../sort/compare-text.ts';
@@ -133,7 +134,7 @@ export class StatusObjects {
       if (this.closed) return;
       this.dirty = true;
       const delay = this.backoff();
-      this.o.log(`status objects: ${describe(err)}; retrying in ${delay} ms`);
+      this.o.log(`status objects: ${describeApiError(err)}; retrying in ${delay} ms`);
       this.running = false;
       this.schedule(delay);
       return;
@@ -164,7 +165,7 @@ export class StatusObjects {
       const pod = await this.core.readNamespacedPod({ name: podName, namespace });
       return [{ apiVersion: 'v1', kind: 'Pod', name: podName, uid: pod.metadata!.uid! }];
     } catch (err) {
-      if (!(err instanceof ApiException) || err.code !== 404) throw err;
+      if (!isApiCode(err, 404)) throw err;
       this.o.log(
         `warning: Pod ${namespace}/${podName} (METALLB_POD_NAME) not found: the status objects get no owner`,
       );
@@ -284,7 +285,7 @@ export class StatusObjects {
         if (err.code === 404) obj = undefined;
         else if (err.code === 409)
           obj = await this.reread(plural, obj.metadata.name).catch((e: unknown) => {
-            if (e instanceof ApiException && e.code === 404) return undefined;
+            if (isApiCode(e, 404)) return undefined;
             throw e;
           });
         else throw err;
@@ -312,7 +313,7 @@ export class StatusObjects {
         name,
       });
     } catch (err) {
-      if (!(err instanceof ApiException) || err.code !== 404) throw err;
+      if (!isApiCode(err, 404)) throw err;
     }
   }
 }
@@ -344,14 +345,4 @@ function age(o: StatusObject): string {
 
 function sameOwners(a: readonly OwnerReference[], b: readonly OwnerReference[]): boolean {
   return a.length === b.length && a.every((r, i) => r.uid === b[i]!.uid && r.name === b[i]!.name);
-}
-
-function describe(err: unknown): string {
-  if (err instanceof ApiException) {
-    // client-node 1.4.0 leaves the Status in the body as text.
-    const body = typeof err.body === 'string' ? err.body : '';
-    const message = /"message":\s*"((?:[^"\\]|\\.)*)"/.exec(body)?.[1] ?? body;
-    return `HTTP ${err.code}${message ? `: ${message}` : ''}`;
-  }
-  return err instanceof Error ? err.message : String(err);
 }
