@@ -2,7 +2,8 @@
  * Speakers in Kubernetes mode on the real kernel: three `lblab speaker` processes read Nodes, the
  * Service, the MetalLB configuration and the membership key from the API test server (a process in a
  * lab namespace on the nodes' segment, as kube-apiserver would be on the node network), while a client
- * probes the service address at 100/s. The API server going away costs no probe and moves nothing; a
+ * probes the service address at 100/s. Until the configuration is valid nothing is announced (membership
+ * runs); then the address is served. The API server going away costs no probe and moves nothing; a
  * killed owner still fails over in well under a second (membership, not the API, decides); the
  * ServiceL2Status objects name whoever announces.
  */
@@ -56,7 +57,17 @@ const kubeSpeaker: SpeakerSpawner = (netns, name, dir, args) => {
   return child;
 };
 
-/** What the controller and the install would have put in the cluster for the lab. */
+const pool = (addresses: string[]) => ({
+  apiVersion: 'metallb.io/v1beta1',
+  kind: 'IPAddressPool',
+  metadata: { name: 'lab', namespace: ns },
+  spec: { addresses },
+});
+
+/**
+ * What the controller and the install would have put in the cluster for the lab, but with a pool the
+ * validator refuses (a typo in an address): the speakers start with no valid configuration.
+ */
 function seed(l2: L2Lab): object[] {
   const meta = (name: string, namespace?: string) => ({ name, ...(namespace && { namespace }) });
   return [
@@ -91,12 +102,7 @@ function seed(l2: L2Lab): object[] {
         nodeName: n,
       })),
     },
-    {
-      apiVersion: 'metallb.io/v1beta1',
-      kind: 'IPAddressPool',
-      metadata: meta('lab', ns),
-      spec: { addresses: ['198.18.0.200/29'] },
-    },
+    pool(['198.18.0.300/29']),
     {
       apiVersion: 'metallb.io/v1beta1',
       kind: 'L2Advertisement',
@@ -118,7 +124,7 @@ describe.skipIf(mode === 'skip')('speakers on the Kubernetes API (netns)', () =>
     for (const c of cleanup.reverse()) await c();
   });
 
-  it('an API outage costs no probe and moves nothing; a dead owner fails over by membership; the status objects follow', async () => {
+  it('nothing announced before a valid configuration; an API outage costs no probe and moves nothing; a dead owner fails over by membership; the status objects follow', async () => {
     const l2 = await L2Lab.create({ startSpeakers: false, spawn: kubeSpeaker });
     cleanup.push(() => l2.destroy());
     const host = await l2.host('k1', apiAddress);
@@ -159,7 +165,19 @@ describe.skipIf(mode === 'skip')('speakers on the Kubernetes API (netns)', () =>
       }
     };
 
+    // No valid configuration yet: membership runs, nothing is announced.
     for (const n of nodeNames) l2.startSpeaker(n);
+    await until(
+      'every speaker waiting for a valid configuration',
+      async () =>
+        [...l2.speakers.values()].every((s) =>
+          s.log.some((l) => /no valid MetalLB configuration yet/.test(l)),
+        ) || undefined,
+      30_000,
+    );
+    await sleep(1000);
+    expect((await l2.probe(vip4, 50, 0.5)).received).toBe(0);
+    await ok('apply', { object: pool(['198.18.0.200/29']) });
     await l2.settled(vip4, 30_000);
     const owner = expectedOwner(nodeNames, vip4);
     await onlyOwner(owner, 'the status object naming the owner', 10_000);
