@@ -4,7 +4,7 @@
  * lab namespace on the nodes' segment, as kube-apiserver would be on the node network), while a client
  * probes the service address at 100/s. Until the configuration is valid nothing is announced (membership
  * runs); then the address is served. The API server going away costs no probe and moves nothing; a
- * killed owner still fails over in well under a second (membership, not the API, decides); the
+ * dead owner still fails over in well under a second (membership, not the API, decides); the
  * ServiceL2Status objects name whoever announces.
  */
 import { join } from 'node:path';
