@@ -6,34 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { lab, peer as bfdPeer } from '../bfd/engine/pair.test-support.ts';
 import { advanceWithPromises } from '../bgp/session/memory-transport.test-support.ts';
-import { bgpWorld, NODE, ROUTER } from '../speaker/bgp-router.test-support.ts';
+import { bgpWorld, NODE, ROUTER, twoServiceCluster } from '../speaker/bgp-router.test-support.ts';
 import { EngineBfdWatcher } from '../speaker/engine-bfd-watcher.ts';
 import { scrape, valueOf } from './prometheus-text.test-support.ts';
 import { SpeakerMetrics } from './speaker-metrics.ts';
 
 const PEER = `${ROUTER}:179`;
-
-const service = (name: string, ip: string) => `apiVersion: v1
-kind: Service
-metadata: { name: ${name}, namespace: default }
-spec: { type: LoadBalancer, ports: [{ port: 443, protocol: TCP }] }
-status: { loadBalancer: { ingress: [{ ip: ${ip} }] } }
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata: { name: ${name}-1, namespace: default, labels: { kubernetes.io/service-name: ${name} } }
-addressType: IPv4
-endpoints:
-  - { addresses: [198.19.0.1], conditions: { ready: true }, nodeName: n1 }
-`;
-
-const cluster = `apiVersion: v1
-kind: Node
-metadata: { name: n1 }
-status: { addresses: [{ type: InternalIP, address: ${NODE} }] }
----
-${service('api', '198.18.100.1')}---
-${service('web', '198.18.100.2')}`;
 
 function setup() {
   const bfdLab = lab();
@@ -41,7 +19,7 @@ function setup() {
   const ours = bfdLab.engine(NODE);
   const theirs = bfdLab.engine(ROUTER);
   const bfd = new EngineBfdWatcher(ours, () => undefined);
-  const { router, speaker } = bgpWorld({ clock, bfd, cluster });
+  const { router, speaker } = bgpWorld({ clock, bfd, cluster: twoServiceCluster });
   const metrics = new SpeakerMetrics({ node: 'n1', clock, bgp: speaker, bfd });
   return {
     clock,

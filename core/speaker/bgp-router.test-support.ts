@@ -15,6 +15,30 @@ import { BgpSpeaker } from './bgp-speaker.ts';
 export const NODE = '198.18.0.11';
 export const ROUTER = '198.18.0.1';
 
+/** A LoadBalancer Service in `default` with its address set and one ready endpoint on node n1. */
+const serviceYaml = (name: string, ip: string) => `apiVersion: v1
+kind: Service
+metadata: { name: ${name}, namespace: default }
+spec: { type: LoadBalancer, ports: [{ port: 443, protocol: TCP }] }
+status: { loadBalancer: { ingress: [{ ip: ${ip} }] } }
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: { name: ${name}-1, namespace: default, labels: { kubernetes.io/service-name: ${name} } }
+addressType: IPv4
+endpoints:
+  - { addresses: [198.19.0.1], conditions: { ready: true }, nodeName: n1 }
+`;
+
+/** Node n1 (InternalIP NODE) and Services default/api (198.18.100.1) and default/web (198.18.100.2). */
+export const twoServiceCluster = `apiVersion: v1
+kind: Node
+metadata: { name: n1 }
+status: { addresses: [{ type: InternalIP, address: ${NODE} }] }
+---
+${serviceYaml('api', '198.18.100.1')}---
+${serviceYaml('web', '198.18.100.2')}`;
+
 /**
  * The world on `clock`: the router started and listening, the speaker configured with `cluster` (YAML)
  * and a pool 198.18.100.0/24 advertised to the router; `profile` and `peerSpec` add to the BFDProfile's

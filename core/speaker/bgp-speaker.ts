@@ -13,6 +13,7 @@ import {
 import { BgpSession, type SessionCounters, type SessionEvent } from '../bgp/session/session.ts';
 import type { BgpConnection, BgpConnector } from '../bgp/session/transport.ts';
 import { IpAddress } from '../net/index.ts';
+import { compareText } from '../sort/compare-text.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import type { Random } from '../runtime/random.ts';
 import type { BfdSessionSpec, BfdWatch, BfdWatcher } from './bfd-watcher.ts';
@@ -66,7 +67,9 @@ export class BgpSpeaker {
   /** The cluster or configuration changed since the computation under way started. */
   private stale = false;
   /** What announced() found since the last reconcile: the walk over every service is done once per change. */
-  private announcedCache: AnnouncedAddress[] | undefined;
+  private announcedCache: { addresses: AnnouncedAddress[]; peers: Map<string, string[]> } | undefined;
+  /** Told when what is announced, or a session's being up, may have changed (status objects, events). */
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(private readonly deps: BgpSpeakerDeps) {
     this.timers = new NamedTimers(deps.clock, `bgp ${deps.node}: `);
@@ -126,14 +129,45 @@ export class BgpSpeaker {
    * cluster or the configuration changes.
    */
   announced(): readonly AnnouncedAddress[] {
+    return this.walkAnnounced()?.addresses ?? [];
+  }
+
+  /**
+   * The BGPPeers (by name, sorted) each service ("namespace/name") is advertised to from this node,
+   * up or not: what MetalLB's ServiceBGPStatus says. The same map until the cluster or configuration changes.
+   */
+  announcedPeers(): ReadonlyMap<string, readonly string[]> {
+    return this.walkAnnounced()?.peers ?? new Map();
+  }
+
+  /** Whether the session of BGPPeer `name` is established. */
+  sessionUp(name: string): boolean {
+    return this.sessions.get(name)?.session.state === 'established';
+  }
+
+  /**
+   * Called after the sessions or what they advertise were reconciled, and when a session comes up or
+   * goes down: read announcedPeers() and sessionUp() then.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private walkAnnounced(): { addresses: AnnouncedAddress[]; peers: Map<string, string[]> } | undefined {
     const { snapshot, config } = this;
-    if (snapshot === undefined || config === undefined) return [];
+    if (snapshot === undefined || config === undefined) return undefined;
     if (this.announcedCache === undefined) {
       const all = new Map<string, AnnouncedAddress>();
-      for (const { peer } of this.sessions.values())
-        for (const a of announcedAddresses(snapshot, config, this.deps.node, peer, this.deps.advertise))
+      const peers = new Map<string, string[]>();
+      for (const [name, { peer }] of [...this.sessions].sort(([a], [b]) => compareText(a, b)))
+        for (const a of announcedAddresses(snapshot, config, this.deps.node, peer, this.deps.advertise)) {
           all.set(`${a.service} ${a.ip}`, a);
-      this.announcedCache = [...all.values()];
+          const names = peers.get(a.service) ?? [];
+          if (names.at(-1) !== name) names.push(name);
+          peers.set(a.service, names);
+        }
+      this.announcedCache = { addresses: [...all.values()], peers };
     }
     return this.announcedCache;
   }
@@ -182,6 +216,11 @@ export class BgpSpeaker {
     }
     this.stale = true;
     if (this.computing === undefined) this.nextComputation();
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const l of this.changeListeners) l();
   }
 
   /**
@@ -323,8 +362,10 @@ export class BgpSpeaker {
       clock: this.deps.clock,
       random: this.deps.random.fork(),
       connector: this.deps.connector,
-      log: (e) =>
-        this.deps.log({ atMs: this.deps.clock.now(), kind: 'bgp', message: `${name}: ${describe(e)}` }),
+      log: (e) => {
+        this.deps.log({ atMs: this.deps.clock.now(), kind: 'bgp', message: `${name}: ${describe(e)}` });
+        if (e.kind === 'established' || e.kind === 'down') this.changed();
+      },
     });
   }
 

@@ -71,6 +71,7 @@ export class L2Speaker {
   /** owned() of the election `ownedOf`. */
   private ownedCache: readonly L2Assignment[] = [];
   private ownedOf: readonly L2Assignment[] = [];
+  private readonly electedListeners = new Set<() => void>();
 
   constructor(private readonly deps: L2SpeakerDeps) {
     const { membership } = deps;
@@ -102,6 +103,17 @@ export class L2Speaker {
       this.ownedCache = this.last.filter((a) => a.result.owner === this.deps.node);
     }
     return this.ownedCache;
+  }
+
+  /** The last election over every service, this node's or not (same array until the next election). */
+  assignments(): readonly L2Assignment[] {
+    return this.last;
+  }
+
+  /** Called after each election has been handed to the announcer: read owned() or assignments() then. */
+  onElected(listener: () => void): () => void {
+    this.electedListeners.add(listener);
+    return () => this.electedListeners.delete(listener);
   }
 
   /** Services this node gained or lost since it started, by why the election that moved them ran. */
@@ -200,6 +212,7 @@ export class L2Speaker {
       for (const ip of a.ips) owned.push({ ip, interfaces: a.result.interfaces });
     }
     deps.announcer.setOwned(owned, trigger);
+    for (const l of this.electedListeners) l();
   }
 
   /**

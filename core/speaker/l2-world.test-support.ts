@@ -38,7 +38,7 @@ metadata: { name: l2, namespace: metallb-system }
   return r.config;
 }
 
-function cluster(): ClusterSnapshot {
+export function cluster(): ClusterSnapshot {
   const service: Service = {
     apiVersion: 'v1',
     kind: 'Service',

@@ -62,3 +62,44 @@ function allows(rule: V1PolicyRule, r: ApiRequest): boolean {
   const names = rule.resourceNames ?? [];
   return names.length === 0 || (r.name !== undefined && names.includes(r.name));
 }
+
+/** A request as the API test server logs it, with the fields authorization reads. */
+export interface LoggedRequest {
+  verb: string;
+  apiGroup: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  path: string;
+}
+
+/** The logged requests the bundle does not allow the ServiceAccount `user`, as "verb path". */
+export function refusedRequests(
+  bundle: readonly unknown[],
+  user: ApiRequest['user'],
+  requests: readonly LoggedRequest[],
+): string[] {
+  return requests
+    .filter(
+      (r) =>
+        !authorized(bundle, {
+          user,
+          verb: r.verb,
+          group: r.apiGroup,
+          resource: r.resource,
+          ...(r.subresource === '' ? {} : { subresource: r.subresource }),
+          ...(r.namespace === '' ? {} : { namespace: r.namespace }),
+          ...(r.name === '' ? {} : { name: r.name }),
+        }),
+    )
+    .map((r) => `${r.verb} ${r.path}`);
+}
+
+/** Each distinct call as "verb resource[/subresource]", sorted: what a test compares with permissions.ts. */
+export function callsMade(requests: readonly LoggedRequest[]): string[] {
+  const made = new Set(
+    requests.map((r) => `${r.verb} ${r.resource}${r.subresource === '' ? '' : `/${r.subresource}`}`),
+  );
+  return [...made].sort();
+}

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../runtime/random.ts';
 import { RealClock } from '../../runtime/real-clock.ts';
-import { authorized } from '../bundle/authorize.test-support.ts';
+import { callsMade, refusedRequests } from '../bundle/authorize.test-support.ts';
 import type { Agent } from '../bundle/names.ts';
 import { agentRbac } from '../bundle/rbac.ts';
 import { kubeEventRecorder } from '../events/event-recorder.ts';
@@ -68,25 +68,9 @@ describe('the sources’ API calls', () => {
     it(`are all allowed to the ${agent} by the bundle's RBAC`, async () => {
       const requests = await run(agent);
       const rbac = agentRbac(agent, { namespace: ns, webhooks: false });
-      const refused = requests
-        .filter(
-          (r) =>
-            !authorized(rbac, {
-              user: { namespace: ns, name: agent },
-              verb: r.verb,
-              group: r.apiGroup,
-              resource: r.resource,
-              ...(r.subresource === '' ? {} : { subresource: r.subresource }),
-              ...(r.namespace === '' ? {} : { namespace: r.namespace }),
-              ...(r.name === '' ? {} : { name: r.name }),
-            }),
-        )
-        .map((r) => `${r.verb} ${r.path}`);
+      const refused = refusedRequests(rbac, { namespace: ns, name: agent }, requests);
       expect(refused).toEqual([]);
-      const made = new Set(
-        requests.map((r) => `${r.verb} ${r.resource}${r.subresource === '' ? '' : `/${r.subresource}`}`),
-      );
-      expect([...made].sort()).toEqual(
+      expect(callsMade(requests)).toEqual(
         [
           'list namespaces',
           'watch namespaces',

@@ -91,6 +91,14 @@ export function expectedOwner(alive: readonly NodeName[], ip: string): NodeName 
   return [...alive].sort((a, b) => (h(a) < h(b) ? -1 : 1))[0]!;
 }
 
+/** Starts `lblab speaker` for a node: file mode by default (spawnSpeaker), or as a test needs it. */
+export type SpeakerSpawner = (
+  ns: Netns,
+  name: NodeName,
+  dir: string,
+  args: readonly string[],
+) => SpeakerProcess;
+
 export class L2Lab {
   readonly speakers = new Map<NodeName, SpeakerProcess>();
   readonly macs = new Map<NodeName, string>();
@@ -102,10 +110,17 @@ export class L2Lab {
     readonly dir: string,
     private readonly speakerArgs: readonly string[],
     private readonly lan: Segment,
+    private readonly spawn: SpeakerSpawner,
   ) {}
 
-  /** `speakerArgs`: more `lblab speaker` options for every speaker (beyond the cluster, config and grace). */
-  static async create(o: { speakerArgs?: readonly string[] } = {}): Promise<L2Lab> {
+  /**
+   * `speakerArgs`: more `lblab speaker` options for every speaker (beyond the cluster, config and grace);
+   * `spawn`: how a speaker starts (default: file mode); `startSpeakers: false` leaves starting them to the
+   * test (startSpeaker), e.g. once a Kubernetes API server is up for them.
+   */
+  static async create(
+    o: { speakerArgs?: readonly string[]; spawn?: SpeakerSpawner; startSpeakers?: boolean } = {},
+  ): Promise<L2Lab> {
     const lab = await NetnsLab.create();
     const dir = await mkdtemp(join(tmpdir(), 'lblab-l2-'));
     try {
@@ -129,12 +144,12 @@ export class L2Lab {
       await client.addAddress('eth0', '2001:db8::100/64');
       await writeFile(join(dir, 'cluster.yaml'), cluster());
       await writeFile(join(dir, 'metallb.yaml'), metallb);
-      const l2 = new L2Lab(lab, nodes, client, dir, o.speakerArgs ?? [], seg);
+      const l2 = new L2Lab(lab, nodes, client, dir, o.speakerArgs ?? [], seg, o.spawn ?? spawnSpeaker);
       for (const [name, ns] of nodes) {
         l2.macs.set(name, await ns.mac('eth0'));
         const echo = ns.spawn(['node', '--import', 'tsx', 'lab/probes/echo-server-main.ts', '--name', name]);
         await new Promise((resolve) => echo.stdout!.once('data', resolve));
-        l2.startSpeaker(name);
+        if (o.startSpeakers !== false) l2.startSpeaker(name);
       }
       return l2;
     } catch (err) {
@@ -146,7 +161,7 @@ export class L2Lab {
 
   startSpeaker(name: NodeName): void {
     const args = ['--grace-ms', '1500', ...this.speakerArgs];
-    this.speakers.set(name, spawnSpeaker(this.nodes.get(name)!, name, this.dir, args));
+    this.speakers.set(name, this.spawn(this.nodes.get(name)!, name, this.dir, args));
   }
 
   /**
