@@ -7,9 +7,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { MIN_KEY_BYTES } from '../../membership/auth/keyring.ts';
 import type { Clock } from '../../runtime/clock.ts';
-
-/** MetalLB's names (G's core/k8s/bundle/names.ts carries the same as membershipSecret). */
-export const MEMBERSHIP_SECRET = { name: 'memberlist', key: 'secretkey' } as const;
+import { membershipSecret as MEMBERSHIP_SECRET } from '../bundle/names.ts';
 
 /** The Secrets of lblab's namespace, as KubeConfigSource serves them from its informer's cache. */
 export interface SecretSource {
