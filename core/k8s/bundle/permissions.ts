@@ -45,9 +45,9 @@ const configurationStates: Permission[] = [
   {
     group: metallb,
     resources: ['configurationstates'],
-    verbs: ['get', 'create', 'update'],
+    verbs: ['get', 'create'],
     scope: 'namespace',
-    why: 'its ConfigurationState object, created once and then replaced (get: the resourceVersion of one left by an earlier run, which a PUT of a custom resource needs)',
+    why: 'its ConfigurationState object, created once (get: the resourceVersion of one left by an earlier run, which the PUT of its status needs)',
   },
   {
     group: metallb,
@@ -62,10 +62,17 @@ export const permissions: Record<Agent, readonly Permission[]> = {
   controller: [
     {
       group: '',
-      resources: ['services', 'namespaces'],
+      resources: ['services'],
       verbs: ['get', 'list', 'watch'],
       scope: 'cluster',
-      why: 'the LoadBalancer Services to allocate for, and Namespaces for pools’ namespace selectors',
+      why: 'the LoadBalancer Services to allocate for (get: the whole Service, read again before its status PUT)',
+    },
+    {
+      group: '',
+      resources: ['namespaces'],
+      verbs: ['list', 'watch'],
+      scope: 'cluster',
+      why: 'Namespaces, for pools’ namespace selectors',
     },
     {
       group: '',
@@ -85,9 +92,16 @@ export const permissions: Record<Agent, readonly Permission[]> = {
     {
       group: metallb,
       resources: configKinds,
-      verbs: ['get', 'list', 'watch', 'update', 'patch'],
+      verbs: ['list', 'watch'],
       scope: 'namespace',
       why: 'the configuration it allocates from and judges in its webhooks',
+    },
+    {
+      group: metallb,
+      resources: ['ipaddresspools'],
+      verbs: ['get'],
+      scope: 'namespace',
+      why: 'a pool read again when its status PUT met a conflict',
     },
     {
       group: metallb,
@@ -114,7 +128,7 @@ export const permissions: Record<Agent, readonly Permission[]> = {
     {
       group: 'admissionregistration.k8s.io',
       resources: ['validatingwebhookconfigurations'],
-      verbs: ['get', 'update', 'patch'],
+      verbs: ['get', 'patch'],
       scope: 'cluster',
       resourceNames: [names.webhookConfiguration],
       webhooks: true,
@@ -123,7 +137,7 @@ export const permissions: Record<Agent, readonly Permission[]> = {
     {
       group: 'apiextensions.k8s.io',
       resources: ['customresourcedefinitions'],
-      verbs: ['get', 'update', 'patch'],
+      verbs: ['get', 'patch'],
       scope: 'cluster',
       resourceNames: [`bgppeers.${metallb}`],
       webhooks: true,
@@ -134,42 +148,42 @@ export const permissions: Record<Agent, readonly Permission[]> = {
     {
       group: '',
       resources: ['services', 'nodes', 'namespaces'],
-      verbs: ['get', 'list', 'watch'],
+      verbs: ['list', 'watch'],
       scope: 'cluster',
       why: 'the Services to announce, the Nodes that may announce them, and Namespaces',
     },
     {
       group: 'discovery.k8s.io',
       resources: ['endpointslices'],
-      verbs: ['get', 'list', 'watch'],
+      verbs: ['list', 'watch'],
       scope: 'cluster',
       why: 'which nodes have serving endpoints (externalTrafficPolicy: Local)',
     },
     {
       group: metallb,
       resources: configKinds,
-      verbs: ['get', 'list', 'watch'],
+      verbs: ['list', 'watch'],
       scope: 'namespace',
       why: 'the configuration it announces by',
     },
     {
       group: '',
       resources: ['secrets'],
-      verbs: ['get', 'list', 'watch'],
+      verbs: ['list', 'watch'],
       scope: 'namespace',
       why: 'BGP passwords, BFD keys and the membership key',
     },
     {
       group: '',
       resources: ['pods'],
-      verbs: ['get', 'list'],
+      verbs: ['get'],
       scope: 'namespace',
       why: 'its own Pod, the owner of the status objects it writes',
     },
     {
       group: metallb,
       resources: ['servicel2statuses', 'servicebgpstatuses'],
-      verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+      verbs: ['get', 'list', 'create', 'update', 'delete'],
       scope: 'namespace',
       why: 'one status object per Service it announces, removed when no longer true',
     },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../runtime/random.ts';
 import { RealClock } from '../../runtime/real-clock.ts';
+import { sourceCalls } from '../bundle/agent-calls.test-support.ts';
 import { callsMade, refusedRequests } from '../bundle/authorize.test-support.ts';
 import type { Agent } from '../bundle/names.ts';
 import { agentRbac } from '../bundle/rbac.ts';
@@ -70,31 +71,7 @@ describe('the sources’ API calls', () => {
       const rbac = agentRbac(agent, { namespace: ns, webhooks: false });
       const refused = refusedRequests(rbac, { namespace: ns, name: agent }, requests);
       expect(refused).toEqual([]);
-      expect(callsMade(requests)).toEqual(
-        [
-          'list namespaces',
-          'watch namespaces',
-          'list nodes',
-          'watch nodes',
-          'list services',
-          'watch services',
-          ...(agent === 'speaker' ? ['list endpointslices', 'watch endpointslices'] : []),
-          ...[
-            'ipaddresspools',
-            'l2advertisements',
-            'bgpadvertisements',
-            'bgppeers',
-            'bfdprofiles',
-            'communities',
-            'secrets',
-          ].flatMap((r) => [`list ${r}`, `watch ${r}`]),
-          'create configurationstates',
-          'get configurationstates',
-          'update configurationstates/status',
-          'create events',
-          'patch events',
-        ].sort(),
-      );
+      expect(callsMade(requests)).toEqual(sourceCalls(agent));
     });
   }
 });
