@@ -17,6 +17,7 @@ import type { LeadershipChange } from './leader-election.ts';
 import { PoolStatusWriter } from './pool-status-writer.ts';
 import { ServiceStatusWriter } from './service-status-writer.ts';
 import type { Guard, WriteReport } from './write-report.ts';
+import type { EventRecorder } from '../events/event-recorder.ts';
 
 /** What the loop reads of the cluster source (KubeClusterSource, or any ClusterSource). */
 export interface SnapshotFeed {
@@ -33,15 +34,8 @@ export interface ConfigFeed {
   resources(): readonly unknown[];
 }
 
-/** Where Events go (F's EventRecorder: never throws, never blocks). */
-export interface EventSink {
-  record(e: {
-    type: 'Normal' | 'Warning';
-    reason: string;
-    message: string;
-    involved: { apiVersion: string; kind: string; namespace?: string; name: string; uid?: string };
-  }): void;
-}
+/** What is needed of the Event recorder (core/k8s/events): recording never throws and never blocks. */
+export type EventSink = Pick<EventRecorder, 'record'>;
 
 /** The election as the loop sees it; absent: this replica always leads. */
 export interface Leadership {

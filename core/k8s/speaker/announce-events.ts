@@ -9,16 +9,10 @@
  */
 import { NamedTimers, type Clock } from '../../runtime/clock.ts';
 import { statusKey, type Announcements } from './announcements.ts';
+import type { EventRecorder } from '../events/event-recorder.ts';
 
-/** What is needed of F's EventRecorder (core/k8s/events): recording never throws and never blocks. */
-export interface EventSink {
-  record(e: {
-    type: 'Normal' | 'Warning';
-    reason: string;
-    message: string;
-    involved: { apiVersion: string; kind: string; namespace?: string; name: string; uid?: string };
-  }): void;
-}
+/** What is needed of the Event recorder (core/k8s/events): recording never throws and never blocks. */
+export type EventSink = Pick<EventRecorder, 'record'>;
 
 export interface AnnounceEventsOptions {
   node: string;
