@@ -9,3 +9,5 @@ export { eventually, sleep, startServer } from '../../lab/kube-api/kube-api.test
 export type { KubeApiTestServer } from '../../lab/kube-api/server.ts';
 // eslint-disable-next-line no-restricted-imports -- test tooling only (see above)
 export { lblabResourceTypes } from '../../lab/kube-api/builtin-types.ts';
+// eslint-disable-next-line no-restricted-imports -- test tooling only (see above)
+export { failure } from '../../lab/kube-api/status.ts';

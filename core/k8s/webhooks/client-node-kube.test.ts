@@ -7,6 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { failure } from '../kube-api-server.test-support.ts';
 import { clientNodeKube } from './client-node-kube.ts';
 import { KubeConflictError, type WebhookKube } from './kube.ts';
 
@@ -23,16 +24,6 @@ const answers = new Map<string, [number, object]>();
 let server: Server;
 let kube: WebhookKube;
 
-const status = (code: number, reason: string, message: string) => ({
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Failure',
-  message,
-  reason,
-  code,
-});
-
 beforeAll(async () => {
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -48,7 +39,7 @@ beforeAll(async () => {
       });
       const [code, body] = answers.get(`${req.method} ${path}`) ?? [
         404,
-        status(404, 'NotFound', 'not found'),
+        failure(404, 'NotFound', 'not found'),
       ];
       res.writeHead(code, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -118,7 +109,7 @@ describe('WebhookKube over client-node', () => {
     expect(read?.metadata?.labels).toEqual(stored.metadata.labels);
     answers.set(`PUT ${secretPath}/metallb-webhook-cert`, [
       409,
-      status(
+      failure(
         409,
         'Conflict',
         'the object has been modified; please apply your changes to the latest version',
