@@ -3,7 +3,7 @@
  * bundle grants exactly these (rbac.ts), and a test that records the calls the agents make against the
  * API test server checks them against this list both ways: nothing refused, nothing granted unused.
  */
-import { group as metallb } from '../metallb/kinds.ts';
+import { configurationKinds, group as metallb } from '../metallb/kinds.ts';
 import { names, type Agent } from './names.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
@@ -24,14 +24,7 @@ export interface Permission {
   why: string;
 }
 
-const configKinds = [
-  'ipaddresspools',
-  'bgppeers',
-  'bfdprofiles',
-  'communities',
-  'l2advertisements',
-  'bgpadvertisements',
-] as const;
+const configKinds = configurationKinds.map((k) => k.plural);
 
 const events: Permission = {
   group: '',

@@ -177,3 +177,13 @@ export const metallbKinds: readonly MetallbKind[] = [
     ],
   },
 ];
+
+/** The six kinds users configure lblab with; the others carry only what the agents write. */
+export const configurationKinds: readonly MetallbKind[] = metallbKinds.filter((k) =>
+  k.versions.some((v) => v.spec !== undefined && v.spec !== emptySpec),
+);
+
+/** The version a kind's objects are stored in, which the agents read. */
+export function storageVersion(kind: MetallbKind): KindVersion['name'] {
+  return kind.versions.find((v) => v.storage)!.name;
+}

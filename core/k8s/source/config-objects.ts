@@ -7,7 +7,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { authSecretAnnotation } from '../../config/bfd-auth-annotations.ts';
 import { compareText } from '../../sort/compare-text.ts';
-import { group } from '../metallb/kinds.ts';
+import { configurationKinds, group, storageVersion } from '../metallb/kinds.ts';
 
 export interface ConfigKind {
   kind: string;
@@ -16,14 +16,11 @@ export interface ConfigKind {
   version: 'v1beta1' | 'v1beta2';
 }
 
-export const configKinds: readonly ConfigKind[] = [
-  { kind: 'IPAddressPool', plural: 'ipaddresspools', version: 'v1beta1' },
-  { kind: 'L2Advertisement', plural: 'l2advertisements', version: 'v1beta1' },
-  { kind: 'BGPAdvertisement', plural: 'bgpadvertisements', version: 'v1beta1' },
-  { kind: 'BGPPeer', plural: 'bgppeers', version: 'v1beta2' },
-  { kind: 'BFDProfile', plural: 'bfdprofiles', version: 'v1beta1' },
-  { kind: 'Community', plural: 'communities', version: 'v1beta1' },
-];
+export const configKinds: readonly ConfigKind[] = configurationKinds.map((k) => ({
+  kind: k.kind,
+  plural: k.plural,
+  version: storageVersion(k),
+}));
 
 export interface ListedObject {
   apiVersion?: string;
