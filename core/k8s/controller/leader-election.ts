@@ -21,7 +21,7 @@ import { LblabError } from '../../errors/lblab-error.ts';
 import { NamedTimers, type Clock } from '../../runtime/clock.ts';
 import { names } from '../bundle/names.ts';
 import { perCall } from './per-call.ts';
-import { isCode } from './replace-with-retry.ts';
+import { isApiCode } from '../api-time-and-errors.ts';
 import type { Guard } from './write-report.ts';
 
 export interface LeaderElectionOptions {
@@ -186,7 +186,7 @@ export class LeaderElector {
       this.leads(written, sentAtMs, mine ? undefined : holder);
     } catch (err) {
       // 409: another replica wrote first; the next look reads what it wrote.
-      if (isCode(err, 409)) this.observed = undefined;
+      if (isApiCode(err, 409)) this.observed = undefined;
       else throw err;
     }
   }
@@ -202,7 +202,7 @@ export class LeaderElector {
       this.observed = lease;
       return lease;
     } catch (err) {
-      if (isCode(err, 404)) return undefined;
+      if (isApiCode(err, 404)) return undefined;
       throw err;
     }
   }
@@ -230,7 +230,7 @@ export class LeaderElector {
       );
       this.leads(created, sentAtMs, '');
     } catch (err) {
-      if (!isCode(err, 409)) throw err; // 409 AlreadyExists: another replica created it first
+      if (!isApiCode(err, 409)) throw err; // 409 AlreadyExists: another replica created it first
     }
   }
 

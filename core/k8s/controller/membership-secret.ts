@@ -6,7 +6,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { membershipSecret } from '../bundle/names.ts';
-import { isCode } from './replace-with-retry.ts';
+import { isApiCode } from '../api-time-and-errors.ts';
 
 export type MembershipSecretResult =
   | 'created'
@@ -28,7 +28,7 @@ export async function ensureMembershipSecret(o: {
     const found = await core.readNamespacedSecret({ namespace: o.namespace, name });
     return found.data?.[key] ? 'exists' : 'exists-without-key';
   } catch (err) {
-    if (!isCode(err, 404)) throw err;
+    if (!isApiCode(err, 404)) throw err;
   }
   const bytes = o.newKey?.() ?? randomBytes(32);
   try {
@@ -44,7 +44,7 @@ export async function ensureMembershipSecret(o: {
     });
     return 'created';
   } catch (err) {
-    if (isCode(err, 409)) return 'created-by-another';
+    if (isApiCode(err, 409)) return 'created-by-another';
     throw err;
   }
 }

@@ -4,9 +4,9 @@
  * read again and the change recomputed on top of theirs (nothing they wrote is lost), a bounded number
  * of times. A 404 means the object is gone: nothing to write.
  */
-import { ApiException } from '@kubernetes/client-node';
 import { LblabError } from '../../errors/lblab-error.ts';
 import type { Clock } from '../../runtime/clock.ts';
+import { isApiCode } from '../api-time-and-errors.ts';
 
 export interface ReplaceSteps<T> {
   /** The object as last seen (a watch cache's copy), or undefined to read it first. */
@@ -56,8 +56,8 @@ export async function replaceWithRetry<T>(steps: ReplaceSteps<T>, o: RetryOption
       await steps.replace(next);
       return { result: 'written', conflicts };
     } catch (err) {
-      if (isCode(err, 404)) return { result: 'gone', conflicts };
-      if (!isCode(err, 409)) throw err;
+      if (isApiCode(err, 404)) return { result: 'gone', conflicts };
+      if (!isApiCode(err, 409)) throw err;
       conflicts++;
       if (conflicts >= attempts) throw new ConflictRetriesExhausted(conflicts, { cause: err });
     }
@@ -70,13 +70,10 @@ async function orGone<T>(read: Promise<T | undefined>): Promise<T | undefined> {
   try {
     return await read;
   } catch (err) {
-    if (isCode(err, 404)) return undefined;
+    if (isApiCode(err, 404)) return undefined;
     throw err;
   }
 }
-
-export const isCode = (err: unknown, code: number): boolean =>
-  err instanceof ApiException && err.code === code;
 
 const pause = (clock: Clock, ms: number) =>
   new Promise<void>((resolve) => clock.setTimer('kube: retry after conflict', ms, resolve));

@@ -8,7 +8,6 @@
  */
 import {
   AdmissionregistrationV1Api,
-  ApiException,
   ApiextensionsV1Api,
   CoreV1Api,
   PatchStrategy,
@@ -16,6 +15,7 @@ import {
   type KubeConfig,
   type V1Secret,
 } from '@kubernetes/client-node';
+import { isApiCode } from '../api-time-and-errors.ts';
 import { KubeConflictError, type WebhookKube } from './kube.ts';
 
 export function clientNodeKube(kc: KubeConfig): WebhookKube {
@@ -31,7 +31,7 @@ export function clientNodeKube(kc: KubeConfig): WebhookKube {
         if (resourceVersion === undefined) await core.createNamespacedSecret({ namespace, body: secret });
         else await core.replaceNamespacedSecret({ name, namespace, body: secret });
       } catch (err) {
-        if (err instanceof ApiException && err.code === 409) {
+        if (isApiCode(err, 409)) {
           throw new KubeConflictError(`Secret ${namespace}/${name} changed meanwhile`, { cause: err });
         }
         throw err;
@@ -77,7 +77,7 @@ async function orMissing<T>(call: Promise<T>): Promise<T | undefined> {
   try {
     return await call;
   } catch (err) {
-    if (err instanceof ApiException && err.code === 404) return undefined;
+    if (isApiCode(err, 404)) return undefined;
     throw err;
   }
 }
