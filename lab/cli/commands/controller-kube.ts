@@ -8,7 +8,6 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import { randomInt } from 'node:crypto';
 import type { Allocator } from '../../../core/allocator/index.ts';
-import type { NodeLabels } from '../../../core/config/index.ts';
 import { connectKube, KubeConnectError } from '../../../core/k8s/connect.ts';
 import { ControllerLoop } from '../../../core/k8s/controller/controller-loop.ts';
 import { LeaderElector } from '../../../core/k8s/controller/leader-election.ts';
@@ -16,6 +15,7 @@ import { ensureMembershipSecret } from '../../../core/k8s/controller/membership-
 import { kubeEventRecorder } from '../../../core/k8s/events/event-recorder.ts';
 import { KubeClusterSource } from '../../../core/k8s/source/kube-cluster-source.ts';
 import { KubeConfigSource } from '../../../core/k8s/source/kube-config-source.ts';
+import { nodeLabels, revalidateOnNodeChanges } from '../../../core/k8s/source/node-labels.ts';
 import { clientNodeKube, startWebhooks, type RunningWebhooks } from '../../../core/k8s/webhooks/index.ts';
 import { ControllerMetrics } from '../../../core/metrics/controller-metrics.ts';
 import type { MetricsServer } from '../../../core/runtime/metrics-server.ts';
@@ -91,7 +91,7 @@ export async function runKubeController(
       random,
       log,
       recorder,
-      nodes: () => (cluster === undefined ? [] : nodeLabels(cluster)),
+      nodes: () => (cluster === undefined ? [] : nodeLabels(cluster.current())),
     });
     stack.push('configuration informers', () => config.close());
 
@@ -106,17 +106,7 @@ export async function runKubeController(
       cluster = source;
       stack.push('cluster informers', () => source.close());
       // Node selectors are judged against the Nodes: again now that they are known, and when they change.
-      let nodes = JSON.stringify(nodeLabels(source));
-      config.revalidate();
-      stack.push(
-        'node watch',
-        source.onChange(() => {
-          const now = JSON.stringify(nodeLabels(source));
-          if (now === nodes) return;
-          nodes = now;
-          config.revalidate();
-        }),
-      );
+      stack.push('node watch', revalidateOnNodeChanges(config, source));
       keepMembershipSecret(kc, namespace, clock, log, stack);
       const elector = args.leaderElect
         ? new LeaderElector({
@@ -157,7 +147,7 @@ export async function runKubeController(
         port: settings.webhookPort,
         provider: {
           resources: () => Promise.resolve(config.resources()),
-          nodes: () => Promise.resolve(cluster === undefined ? [] : nodeLabels(cluster)),
+          nodes: () => Promise.resolve(cluster === undefined ? [] : nodeLabels(cluster.current())),
         },
         kube: clientNodeKube(kc),
         clock,
@@ -222,9 +212,6 @@ function readSettings(args: KubeControllerArgs): Settings | string {
     metricsPort: port,
   };
 }
-
-const nodeLabels = (cluster: KubeClusterSource): NodeLabels[] =>
-  cluster.current().nodes.map((n) => ({ name: n.metadata.name, labels: n.metadata.labels ?? {} }));
 
 /** The pool metrics read the allocator of whichever Controller leads now (none on a standby). */
 function leaderAllocator(

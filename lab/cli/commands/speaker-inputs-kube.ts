@@ -11,6 +11,7 @@ import { connectKube } from '../../../core/k8s/connect.ts';
 import { kubeEventRecorder } from '../../../core/k8s/events/event-recorder.ts';
 import { KubeClusterSource } from '../../../core/k8s/source/kube-cluster-source.ts';
 import { KubeConfigSource } from '../../../core/k8s/source/kube-config-source.ts';
+import { nodeLabels, revalidateOnNodeChanges } from '../../../core/k8s/source/node-labels.ts';
 import { AnnounceEvents } from '../../../core/k8s/speaker/announce-events.ts';
 import { followMembershipKey, waitForMembershipKey } from '../../../core/k8s/speaker/membership-key.ts';
 import { StatusObjects } from '../../../core/k8s/speaker/status-objects.ts';
@@ -48,12 +49,15 @@ export async function kubeInputs(o: {
       random: random.fork(),
       log,
       recorder,
+      // Judged against the Nodes as the controller judges it, so both give one verdict.
+      nodes: () => nodeLabels(cluster.current()),
     });
   } catch (err) {
     cluster.close();
     await recorder.close();
     throw err;
   }
+  const stopNodeWatch = revalidateOnNodeChanges(config, cluster);
   const key = await waitForMembershipKey({
     source: config,
     namespace,
@@ -92,6 +96,7 @@ export async function kubeInputs(o: {
     followKey: (rotate) => followMembershipKey({ source: config, namespace, current: key, rotate, log }),
     reports: [statuses, events],
     async close() {
+      stopNodeWatch();
       events.close();
       statuses.close();
       config.close();
