@@ -26,7 +26,7 @@ describe('summarise', () => {
       reply(61, 315, 'n2'),
       reply(61, 316, 'n2'),
     ];
-    const s = summarise(62, replies, 25);
+    const s = summarise(62, replies, 25, 5);
     expect(s).toMatchObject({ sent: 62, received: 5, lost: 57, outageMs: 300 });
     expect(s.gaps).toEqual([
       { gapMs: 300, lastSeqBefore: 2, firstSeqAfter: 60, serverBefore: 'n1', serverAfter: 'n2' },
@@ -38,7 +38,17 @@ describe('summarise', () => {
   });
 
   it('reports no outage and no loss when every probe came back', () => {
-    const s = summarise(3, [reply(0, 0, 'a'), reply(1, 5, 'a'), reply(2, 10, 'a')], 25);
+    const s = summarise(3, [reply(0, 0, 'a'), reply(1, 5, 'a'), reply(2, 10, 'a')], 25, 5);
     expect(s).toMatchObject({ lost: 0, outageMs: 5, gaps: [] });
+  });
+
+  it('counts an outage that never ended, or began before the first reply, by the probes sent meanwhile', () => {
+    // The server died after probe 2 and nothing answered again: 57 more probes, 5 ms apart.
+    const dead = summarise(60, [reply(0, 0, 'n1'), reply(1, 5, 'n1'), reply(2, 10, 'n1')], 25, 5);
+    expect(dead).toMatchObject({ lost: 57, outageMs: 285 });
+    // Nothing answered the first 40 probes.
+    const late = summarise(42, [reply(40, 200, 'n2'), reply(41, 205, 'n2')], 25, 5);
+    expect(late).toMatchObject({ lost: 40, outageMs: 200 });
+    expect(summarise(10, [], 25, 5)).toMatchObject({ lost: 10, outageMs: 50 });
   });
 });

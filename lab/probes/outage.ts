@@ -29,7 +29,10 @@ export interface ProbeSummary {
   sent: number;
   received: number;
   lost: number;
-  /** The longest time between two consecutive replies (by arrival): what a client lived without. */
+  /**
+   * What a client lived without: the longest time between two consecutive replies (by arrival), or,
+   * when the probes at the start or the end of the run went unanswered, as long as they took to send.
+   */
   outageMs: number;
   /** Gaps longer than `gapThresholdMs`, in time order. */
   gaps: Gap[];
@@ -38,13 +41,14 @@ export interface ProbeSummary {
 }
 
 /**
- * Summarises received echoes (each with its arrival time) for probes sent at a fixed rate. Duplicates
- * count once; a reply that never came is lost.
+ * Summarises received echoes (each with its arrival time) for probes sent one every `intervalMs`.
+ * Duplicates count once; a reply that never came is lost.
  */
 export function summarise(
   sent: number,
   replies: readonly { echo: Echo; receivedAtMs: number }[],
   gapThresholdMs: number,
+  intervalMs: number,
 ): ProbeSummary {
   const seen = new Set<number>();
   const unique = replies.filter((r) => !seen.has(r.echo.seq) && seen.add(r.echo.seq));
@@ -65,6 +69,12 @@ export function summarise(
       });
     }
   }
+  // An outage that began before the first reply or never ended has no reply on one side: the probes
+  // sent meanwhile measure it (a node that dies and is never replaced must not read as a short outage).
+  const seqs = unique.map((r) => r.echo.seq);
+  const unansweredAtStart = seqs.length === 0 ? sent : Math.min(...seqs);
+  const unansweredAtEnd = seqs.length === 0 ? sent : sent - 1 - Math.max(...seqs);
+  outageMs = Math.max(outageMs, unansweredAtStart * intervalMs, unansweredAtEnd * intervalMs);
   const servers = new Map<string, number>();
   for (const r of sorted) servers.set(r.echo.server, (servers.get(r.echo.server) ?? 0) + 1);
   return {

@@ -37,5 +37,5 @@ export async function probe(o: ProberOptions): Promise<ProbeSummary> {
   });
   await new Promise((r) => setTimeout(r, o.drainMs ?? 200));
   socket.close();
-  return summarise(sent, replies, o.gapThresholdMs ?? 5 * intervalMs);
+  return summarise(sent, replies, o.gapThresholdMs ?? 5 * intervalMs, intervalMs);
 }

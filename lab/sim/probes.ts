@@ -63,7 +63,7 @@ export function runProber(clock: Clock, port: DatagramPort, o: ProberOptions): P
     const finish = () =>
       clock.setTimer('prober:drain', o.drainMs ?? 200, () => {
         port.close();
-        resolve(summarise(sent, replies, o.gapThresholdMs ?? 5 * intervalMs));
+        resolve(summarise(sent, replies, o.gapThresholdMs ?? 5 * intervalMs, intervalMs));
       });
     const tick = () => {
       port.send(to, encodeProbe({ seq: sent, sentAtMs: clock.now() }));
