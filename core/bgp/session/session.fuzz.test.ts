@@ -1,5 +1,6 @@
 // A live session fed garbage after a good OPEN: whatever arrives, nothing escapes the session as an
-// exception; it either stays up (RFC 7606 handled the damage) or says why in a NOTIFICATION and closes.
+// exception; it either stays up (RFC 7606 handled the damage), or says why in a NOTIFICATION and closes,
+// or (the garbage framed a NOTIFICATION of its own) closes without answering it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IpAddress, Prefix } from '../../net/index.ts';
@@ -15,6 +16,7 @@ const RAW = '198.18.0.1';
 
 /** Our session (passive) and a raw peer that has completed the OPEN exchange by hand. */
 async function established() {
+  const downReasons: string[] = [];
   const clock = new VirtualClock();
   const net = new MemoryTransport(clock);
   const session = new BgpSession({
@@ -36,7 +38,9 @@ async function established() {
     clock,
     random: new Random(7),
     connector: net.connectorFor(OURS),
-    log: () => undefined,
+    log: (e) => {
+      if (e.kind === 'down') downReasons.push(e.reason);
+    },
   });
   session.setRoutes([
     { prefix: Prefix.parse('198.18.100.1/32'), attributes: { communities: [], largeCommunities: [] } },
@@ -75,7 +79,7 @@ async function established() {
   );
   raw.send(encodeMessage({ type: 'keepalive' }, ctx));
   await settle(5);
-  return { session, raw, received, settle, isClosed: () => closed };
+  return { session, raw, received, settle, isClosed: () => closed, downReasons };
 }
 
 const marker = new Uint8Array(16).fill(0xff);
@@ -117,6 +121,10 @@ describe('a live session fed garbage after OPEN', () => {
           const notifications = s.received.filter((m) => m.type === 'notification');
           if (s.session.state === 'established') {
             expect(notifications).toEqual([]);
+          } else if (s.downReasons.some((r) => r.startsWith('peer sent NOTIFICATION'))) {
+            // RFC 4271 §8.2.2 (NotifMsg): a NOTIFICATION from the peer ends the session without one back.
+            expect(notifications).toEqual([]);
+            expect(s.isClosed()).toBe(true);
           } else {
             expect(notifications).toHaveLength(1);
             expect(s.isClosed()).toBe(true);
@@ -125,6 +133,18 @@ describe('a live session fed garbage after OPEN', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('a NOTIFICATION split across two chunks closes the session with none sent back (fuzz-found)', async () => {
+    const s = await established();
+    const notification = Uint8Array.from([...marker, 0, 21, 3]);
+    s.raw.send(notification);
+    s.raw.send(Uint8Array.from([255, 255, ...marker.slice(2), 0, 0, 0]));
+    await s.settle(10);
+    expect(s.session.state).not.toBe('established');
+    expect(s.downReasons).toEqual(['peer sent NOTIFICATION 255/255']);
+    expect(s.received.filter((m) => m.type === 'notification')).toEqual([]);
+    expect(s.isClosed()).toBe(true);
   });
 
   it('a truncated attribute is treated as withdraw (RFC 7606): the session stays up', async () => {
