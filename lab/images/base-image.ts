@@ -16,10 +16,15 @@ export const BASE_REPOSITORY = 'lblab-base';
 
 /** Everything that shapes the base image; its hash is the tag. */
 export interface BaseRecipe {
+  /** The image's repository: lblab-base, or lblab-lab-base for the docker lab's (lab-image.ts). */
+  readonly repository: string;
   readonly suite: string;
   readonly variant: string;
   readonly mirror: string;
-  /** Packages beyond minbase (debootstrap --include). None is needed: node brings its own CA store. */
+  /**
+   * Packages beyond minbase (debootstrap --include). lblab's base needs none (node brings its own CA
+   * store); the docker lab's base carries the routers, peers and network tools (lab-image.ts).
+   */
   readonly include: readonly string[];
   readonly node: { readonly version: string; readonly sha256: string };
   /** Where node goes inside the image (on the default PATH). */
@@ -40,12 +45,18 @@ export interface BaseImage extends ImageFacts {
 export async function baseRecipe(
   nodeBinary = process.execPath,
   nodeVersion = process.version,
+  flavour: { repository: string; include: readonly string[]; about: string } = {
+    repository: BASE_REPOSITORY,
+    include: [],
+    about: '',
+  },
 ): Promise<BaseRecipe> {
   return {
+    repository: flavour.repository,
     suite: 'bookworm',
     variant: 'minbase',
     mirror: 'http://deb.debian.org/debian',
-    include: [],
+    include: flavour.include,
     node: { version: nodeVersion, sha256: await fileSha256(nodeBinary) },
     nodePath: 'usr/local/bin/node',
     emptied: [
@@ -59,15 +70,15 @@ export async function baseRecipe(
     ],
     changes: [
       'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-      `LABEL org.opencontainers.image.title="${BASE_REPOSITORY}" org.opencontainers.image.description="Debian bookworm minbase with Node ${nodeVersion}"`,
+      `LABEL org.opencontainers.image.title="${flavour.repository}" org.opencontainers.image.description="Debian bookworm minbase with Node ${nodeVersion}${flavour.about}"`,
       'CMD ["/bin/bash"]',
     ],
   };
 }
 
-/** `lblab-base:<suite>-<12 hex of the recipe's hash>`. */
+/** `lblab-base:<suite>-<12 hex of the recipe's hash>` (or the recipe's other repository). */
 export function baseTag(recipe: BaseRecipe): string {
-  return `${BASE_REPOSITORY}:${recipe.suite}-${sha256(JSON.stringify(recipe)).slice(0, TAG_HASH_LENGTH)}`;
+  return `${recipe.repository}:${recipe.suite}-${sha256(JSON.stringify(recipe)).slice(0, TAG_HASH_LENGTH)}`;
 }
 
 /** Returns the base image of `recipe`, making it when the engine has none with its tag. */

@@ -36,8 +36,13 @@ export interface ContextPlan {
 }
 
 /** Lists and hashes what the context of an image on `baseId` will hold. */
-export async function planContext(repoRoot: string, deps: DepsSource, baseId: string): Promise<ContextPlan> {
-  const appFiles = await runtimeFiles(repoRoot);
+export async function planContext(
+  repoRoot: string,
+  deps: DepsSource,
+  baseId: string,
+  entries?: readonly string[],
+): Promise<ContextPlan> {
+  const appFiles = await runtimeFiles(repoRoot, entries);
   const addonFiles = deps === 'context' ? await builtAddons(repoRoot) : await addonSources(repoRoot);
   const hash = await hashInputs(repoRoot, [DOCKERFILE, ...appFiles, ...addonFiles], { deps, base: baseId });
   return { repoRoot, deps, appFiles, addonFiles, hash };

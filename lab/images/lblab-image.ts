@@ -20,6 +20,10 @@ export interface LblabImageOptions {
   readonly base: { readonly ref: string; readonly id: string };
   readonly deps: DepsSource;
   readonly log?: (line: string) => void;
+  /** The repository of the tag: lblab, or lblab-lab for the same build on the docker lab's base. */
+  readonly repository?: string;
+  /** Programs the image carries besides the CLI (runtime-files.ts), repository-relative. */
+  readonly entries?: readonly string[];
 }
 
 export interface LblabImage extends ImageFacts {
@@ -31,9 +35,9 @@ export interface LblabImage extends ImageFacts {
 /** Returns lblab's image for the repository's current runtime files, building it when missing. */
 export async function ensureLblabImage(engine: DockerEngine, o: LblabImageOptions): Promise<LblabImage> {
   const log = o.log ?? (() => {});
-  const plan = await planContext(o.repoRoot, o.deps, o.base.id);
+  const plan = await planContext(o.repoRoot, o.deps, o.base.id, o.entries);
   const version = await packageVersion(o.repoRoot);
-  const ref = `${IMAGE_REPOSITORY}:${version}-${plan.hash.slice(0, TAG_HASH_LENGTH)}`;
+  const ref = `${o.repository ?? IMAGE_REPOSITORY}:${version}-${plan.hash.slice(0, TAG_HASH_LENGTH)}`;
   const existing = await inspectImage(engine, ref);
   if (existing) return { ref, ...existing };
   const started = performance.now();

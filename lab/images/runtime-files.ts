@@ -33,16 +33,19 @@ const options: ts.CompilerOptions = {
 
 /**
  * Repository-relative paths (forward slashes, sorted) of the runtime files under `repoRoot`: the closure
- * of the CLI entry over static and dynamic imports (type-only ones too: a few kB) and over modules named
+ * of the CLI entry (and of any other `entries`, such as the docker lab's probe programs) over static and dynamic imports (type-only ones too: a few kB) and over modules named
  * as `new URL('./x', import.meta.url)` (worker entries), plus package.json, package-lock.json and
  * tsconfig.json. Packages from node_modules are not listed: the image installs them. Throws
  * UnresolvedImportError for a relative import that names no file.
  */
-export async function runtimeFiles(repoRoot: string): Promise<string[]> {
+export async function runtimeFiles(
+  repoRoot: string,
+  entries: readonly string[] = [CLI_ENTRY],
+): Promise<string[]> {
   const root = resolve(repoRoot);
   const cache = ts.createModuleResolutionCache(root, (name) => name, options);
   const seen = new Set<string>();
-  const pending = [join(root, CLI_ENTRY)];
+  const pending = entries.map((e) => join(root, e));
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
     if (seen.has(file)) continue;
     seen.add(file);
