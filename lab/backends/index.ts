@@ -1,9 +1,10 @@
 /** The backends `lblab run` can use; the real-network ones join as their issues land. */
 import type { Backend } from '../runner/backend.ts';
+import { dockerBackend } from './docker/docker-backend.ts';
 import { emulatedBackend } from './emulated/index.ts';
 import { netnsBackend } from './netns/netns-backend.ts';
 
-const backends: readonly Backend[] = [emulatedBackend, netnsBackend];
+const backends: readonly Backend[] = [emulatedBackend, netnsBackend, dockerBackend];
 
 export function backendNames(): string[] {
   return backends.map((b) => b.name);

@@ -106,7 +106,7 @@ class Bird implements BirdRouter {
   }
 
   async birdc(command: string): Promise<string> {
-    return (await runControl(['birdc', '-s', this.path('bird.ctl'), command])).stdout;
+    return (await runControl(this.ns.controlArgv(['birdc', '-s', this.path('bird.ctl'), command]))).stdout;
   }
 
   async routes(family: AddressFamily): Promise<RouteView[]> {

@@ -38,7 +38,7 @@ type FrrDaemon = 'zebra' | 'bgpd' | 'bfdd';
 
 export async function startFrr(spec: BgpRouterSpec, options: StartOptions = {}): Promise<FrrRouter> {
   const resolved = resolveSpec(spec);
-  const owner = await frrUser();
+  const owner = await frrUser(spec.ns);
   const workDir = await createWorkDir(resolved.name, owner);
   const router = new Frr(
     spec.ns,
@@ -58,10 +58,11 @@ export async function startFrr(spec: BgpRouterSpec, options: StartOptions = {}):
   return router;
 }
 
-async function frrUser(): Promise<{ uid: number; gid: number }> {
+/** User frr as the router's host knows it: a container has its own numbers. */
+async function frrUser(ns: BgpRouterSpec['ns']): Promise<{ uid: number; gid: number }> {
   try {
-    const uid = Number((await runControl(['id', '-u', 'frr'])).stdout.trim());
-    const gid = Number((await runControl(['id', '-g', 'frr'])).stdout.trim());
+    const uid = Number((await runControl(ns.controlArgv(['id', '-u', 'frr']))).stdout.trim());
+    const gid = Number((await runControl(ns.controlArgv(['id', '-g', 'frr']))).stdout.trim());
     return { uid, gid };
   } catch (err) {
     throw new SutStartError(
@@ -124,7 +125,10 @@ class Frr implements FrrRouter {
       async () => {
         if (d === 'zebra') await access(this.path('zserv.api'));
         // Answering on its own vty (vtysh -d) is what "ready for config" means.
-        await runControl(['vtysh', '--vty_socket', this.workDir, '-d', d, '-c', 'show version'], 2000);
+        await runControl(
+          this.ns.controlArgv(['vtysh', '--vty_socket', this.workDir, '-d', d, '-c', 'show version']),
+          2000,
+        );
         return true;
       },
       { what: `FRR ${this.name}: ${d}`, withinMs: this.startTimeoutMs, diagnostics: () => this.logTail() },
@@ -139,7 +143,10 @@ class Frr implements FrrRouter {
 
   private async pushConfig(): Promise<void> {
     try {
-      await runControl(['vtysh', '--vty_socket', this.workDir, '-f', this.path('frr.conf')], 15_000);
+      await runControl(
+        this.ns.controlArgv(['vtysh', '--vty_socket', this.workDir, '-f', this.path('frr.conf')]),
+        15_000,
+      );
     } catch (err) {
       throw new SutStartError(
         `FRR ${this.name}: config refused: ${(err as Error).message}\n${await this.logTail()}`,
@@ -149,7 +156,7 @@ class Frr implements FrrRouter {
 
   async vtysh(...commands: string[]): Promise<string> {
     const args = commands.flatMap((c) => ['-c', c.trim()]);
-    return (await runControl(['vtysh', '--vty_socket', this.workDir, ...args])).stdout;
+    return (await runControl(this.ns.controlArgv(['vtysh', '--vty_socket', this.workDir, ...args]))).stdout;
   }
 
   async routes(family: AddressFamily): Promise<RouteView[]> {

@@ -105,7 +105,7 @@ class Gobgp implements GobgpRouter {
   }
 
   async gobgp(...args: string[]): Promise<string> {
-    return (await runControl(['gobgp', '--target', this.api, ...args])).stdout;
+    return (await runControl(this.ns.controlArgv(['gobgp', '--target', this.api, ...args]))).stdout;
   }
 
   async routes(family: AddressFamily): Promise<RouteView[]> {

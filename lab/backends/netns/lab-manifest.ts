@@ -1,6 +1,5 @@
 import type { Topology } from '../../model/topology.ts';
 import { ingressAddresses, type LabCluster } from '../cluster.ts';
-import type { Segment } from './lab.ts';
 import type { DetachedProgram } from './lab-programs.ts';
 import type { RouterManifest } from './lab-routers.ts';
 import type { Netns } from './namespace.ts';
@@ -9,9 +8,12 @@ import type { Netns } from './namespace.ts';
 export interface ManifestSource {
   topology: Topology;
   directory: string;
-  segments: Iterable<Segment>;
+  /** Each segment as the backend made it (a bridge in a namespace, a Docker network). */
+  segments: readonly Record<string, unknown>[];
   /** Namespace of each host the lab built. */
   hosts: ReadonlyMap<string, Netns>;
+  /** Where a host lives (its namespace, or its container). */
+  hostManifest: (host: string) => Record<string, unknown>;
   cluster: LabCluster;
   /** Each router's daemon: its PIDs and BGP sessions. */
   routers: readonly RouterManifest[];
@@ -27,11 +29,6 @@ export interface ManifestSource {
  * its addresses and the nodes announcing the first, and a detached lab's programs with PID and log.
  */
 export async function labManifest(s: ManifestSource): Promise<Record<string, unknown>> {
-  const segments = [...s.segments].map((seg) => ({
-    name: seg.name,
-    namespace: seg.ns.name,
-    bridge: seg.bridge,
-  }));
   const hosts = await Promise.all(
     s.topology.nodes
       .filter((n) => s.hosts.has(n.name))
@@ -40,7 +37,7 @@ export async function labManifest(s: ManifestSource): Promise<Record<string, unk
         return {
           name: node.name,
           kind: node.kind,
-          namespace: ns.name,
+          ...s.hostManifest(node.name),
           interfaces: await Promise.all(
             node.attachments.map(async (a) => ({
               name: a.interface,
@@ -63,7 +60,7 @@ export async function labManifest(s: ManifestSource): Promise<Record<string, unk
   return {
     topology: s.topology.name,
     directory: s.directory,
-    segments,
+    segments: s.segments,
     hosts,
     routers: s.routers,
     services,

@@ -12,7 +12,7 @@ import type { NetnsLab, Segment } from './lab.ts';
 import type { Netns } from './namespace.ts';
 
 /** A host's gateways: the router's addresses on the segment of `iface`. */
-interface Gateway {
+export interface Gateway {
   iface: string;
   ipv4: string;
   ipv6: string;
@@ -102,7 +102,7 @@ export class LabWiring {
    * routes through it, so every link-up calls this again.
    */
   async restoreDefaultRoutes(name: string): Promise<void> {
-    const gw = this.gatewayOf(this.node(name));
+    const gw = gatewayOf(this.topology, this.node(name));
     if (!gw) return;
     const ns = this.host(name);
     // `replace`: the route may still be there (a link that was never down).
@@ -124,21 +124,25 @@ export class LabWiring {
     return n;
   }
 
-  private gatewayOf(node: TopologyNode): Gateway | undefined {
-    if (node.kind === 'router') return undefined;
-    const routers = this.topology.nodes.filter((n) => n.kind === 'router');
-    for (const a of node.attachments) {
-      for (const r of routers) {
-        const there = r.attachments.find((b) => b.segment === a.segment);
-        if (there) return { iface: a.interface, ipv4: addressOf(there.ipv4), ipv6: addressOf(there.ipv6) };
-      }
-    }
-    return undefined;
-  }
-
   private setFarEnd(host: string, iface: string, end: LinkEnd): void {
     const m = this.farEnds.get(host) ?? new Map<string, LinkEnd>();
     m.set(iface, end);
     this.farEnds.set(host, m);
   }
+}
+
+/**
+ * A host's gateways: the first router found on its first segment that has one; none for a router, or
+ * for a host no router shares a segment with.
+ */
+export function gatewayOf(topology: Topology, node: TopologyNode): Gateway | undefined {
+  if (node.kind === 'router') return undefined;
+  const routers = topology.nodes.filter((n) => n.kind === 'router');
+  for (const a of node.attachments) {
+    for (const r of routers) {
+      const there = r.attachments.find((b) => b.segment === a.segment);
+      if (there) return { iface: a.interface, ipv4: addressOf(there.ipv4), ipv6: addressOf(there.ipv6) };
+    }
+  }
+  return undefined;
 }

@@ -2,15 +2,31 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { sh } from './command.ts';
 import { checkInterfaceName } from './names.ts';
 
-/** One lab network namespace: a host (node, router, client) or a switch. */
+/**
+ * One lab network namespace: a host (node, router, client) or a switch. The docker backend's hosts are
+ * containers (lab/backends/docker/container-host.ts): the same verbs, entered another way.
+ */
 export class Netns {
   private readonly children = new Set<ChildProcess>();
 
   constructor(readonly name: string) {}
 
+  /** The command line that runs `argv` inside this host. */
+  protected enter(argv: readonly string[]): string[] {
+    return ['ip', 'netns', 'exec', this.name, ...argv];
+  }
+
+  /**
+   * The command line of a daemon's control client (vtysh, birdc, gobgp) for this host: here the host's
+   * own client (it reaches the daemon by its socket in the work directory); a container runs its own.
+   */
+  controlArgv(argv: readonly string[]): string[] {
+    return [...argv];
+  }
+
   /** Runs a command inside the namespace to completion; returns stdout. */
   exec(argv: readonly string[], options: { timeoutMs?: number } = {}): Promise<string> {
-    return sh(['ip', 'netns', 'exec', this.name, ...argv], options);
+    return sh(this.enter(argv), options);
   }
 
   /** Runs `ip ARGS` against this namespace. */
@@ -46,7 +62,8 @@ export class Netns {
    * namespace is torn down.
    */
   spawn(argv: readonly string[], options: SpawnOptions = {}): ChildProcess {
-    const child = spawn('ip', ['netns', 'exec', this.name, ...argv], { stdio: 'pipe', ...options });
+    const [file, ...args] = this.enter(argv);
+    const child = spawn(file!, args, { stdio: 'pipe', ...options });
     this.children.add(child);
     child.once('exit', () => this.children.delete(child));
     return child;

@@ -22,19 +22,18 @@ import { LabCaptures, captureTargets, hostLookup } from './capture.ts';
 import { sh } from './command.ts';
 import { deliveredOn, hostCidr, moveEndpoints } from './endpoints.ts';
 import { impairs } from './impairment.ts';
-import { NetnsLab } from './lab.ts';
+import type { FabricBuilder, LabFabric } from './lab-fabric.ts';
 import { labManifest } from './lab-manifest.ts';
 import { LabBgpPeers } from './lab-bgp-peers.ts';
 import { LabKeepaliveds } from './lab-keepaliveds.ts';
 import { LabPrograms, probeProgram } from './lab-programs.ts';
 import { LabRouters } from './lab-routers.ts';
 import { LabSpeakers } from './lab-speakers.ts';
-import { LabWiring } from './lab-wiring.ts';
 import { routerSpecs, type LabRouterSpec } from './router-specs.ts';
 import type { Netns } from './namespace.ts';
 import { nodeControl, type LabNodeSoftware } from './node-control.ts';
 import { ProberClient } from './prober-client.ts';
-import { applyPartitions, type HostPartition } from './segment-partitions.ts';
+import type { HostPartition } from './segment-partitions.ts';
 import { announcersFromLogs } from './speaker-log.ts';
 import { writeSpeakerInputs } from './speaker-inputs.ts';
 
@@ -44,6 +43,10 @@ export interface NetnsUpOptions extends UpOptions {
    * log file in the run's directory instead of a pipe, so it outlives the command that started it.
    */
   detached?: boolean;
+  /** What the hosts are: namespaces made here (netns-fabric.ts, the default) or containers (docker). */
+  fabric: FabricBuilder;
+  /** The backend's name, for messages. */
+  backend: string;
 }
 
 /** What the nodes can run: lblab, or a peer it is compared with (netns-backend.ts lists what each serves). */
@@ -55,7 +58,7 @@ const routerPeeringMs = 20_000;
 const carrierProbe = { ratePps: 50, seconds: 0.1 };
 
 export class NetnsRunningLab implements RunningLab {
-  private wiring: LabWiring | undefined;
+  private wiring: LabFabric | undefined;
   private readonly probers = new Map<string, ProberClient>();
   private readonly programs: LabPrograms;
   /** What the nodes run: `lblab speaker`, or the peer a run compares lblab with (UpOptions.sut). */
@@ -68,7 +71,6 @@ export class NetnsRunningLab implements RunningLab {
 
   private constructor(
     private readonly topology: Topology,
-    private readonly lab: NetnsLab,
     private cluster: LabCluster,
     private readonly routerSpecs: readonly LabRouterSpec[],
     private readonly dir: string,
@@ -88,29 +90,25 @@ export class NetnsRunningLab implements RunningLab {
     // Routers the nodes' configuration cannot peer with are refused here too.
     const sut = o.sut ?? 'lblab';
     if (!nodeSuts.includes(sut))
-      throw new Error(`the netns backend runs ${nodeSuts.join(', ')} on its nodes, not ${sut}`);
+      throw new Error(`the ${o.backend} backend runs ${nodeSuts.join(', ')} on its nodes, not ${sut}`);
     // GoBGP has no BFD: its operator would not configure BFD towards it on the router either.
     const routers = routerSpecs(topology, cluster.config).map((r) =>
       sut === 'gobgp' ? { ...r, spec: { ...r.spec, neighbors: r.spec.neighbors.map(withoutBfd) } } : r,
     );
-    const lab = await NetnsLab.create({ runId: o.runId });
-    let dir: string | undefined;
-    let running: NetnsRunningLab | undefined;
+    const dir = await mkdtemp(join(tmpdir(), `lblab-${o.runId}-`));
+    const running = new NetnsRunningLab(topology, cluster, routers, dir, o);
     try {
-      dir = await mkdtemp(join(tmpdir(), `lblab-${o.runId}-`));
-      running = new NetnsRunningLab(topology, lab, cluster, routers, dir, o);
       await running.build();
       return running;
     } catch (err) {
-      await (running ? running.down() : lab.destroy());
-      if (dir && !running) await rm(dir, { recursive: true, force: true });
+      await running.down().catch(() => undefined);
       throw err;
     }
   }
 
   private async build(): Promise<void> {
     const { topology } = this;
-    const wiring = await LabWiring.build(this.lab, topology);
+    const wiring = await this.o.fabric(topology, this.o.runId);
     this.wiring = wiring;
     for (const node of topology.nodes)
       for (const a of node.attachments)
@@ -266,6 +264,7 @@ export class NetnsRunningLab implements RunningLab {
     const wires = {
       ns: this.host(name),
       interfaces: node.attachments.map((a) => a.interface),
+      setLinks: (up: boolean) => this.wired.setLinks(name, up),
       restoreRoutes: () => this.wired.restoreDefaultRoutes(name),
     };
     if (!this.software) throw new Error(`the lab's nodes run nothing yet`);
@@ -274,12 +273,12 @@ export class NetnsRunningLab implements RunningLab {
 
   async partition(a: readonly string[], b: readonly string[]): Promise<void> {
     this.partitions.push({ a: [...a], b: [...b] });
-    await applyPartitions(this.wired.segments, this.wired.ports, this.partitions);
+    await this.wired.partition(this.partitions);
   }
 
   async heal(): Promise<void> {
     this.partitions = [];
-    await applyPartitions(this.wired.segments, this.wired.ports, this.partitions);
+    await this.wired.partition(this.partitions);
   }
 
   /**
@@ -296,8 +295,9 @@ export class NetnsRunningLab implements RunningLab {
     return labManifest({
       topology: this.topology,
       directory: this.dir,
-      segments: this.wired.segments.values(),
+      segments: this.wired.segmentsManifest(),
       hosts: this.wired.hosts,
+      hostManifest: (host) => this.wired.hostManifest(host),
       cluster: this.cluster,
       routers: await this.routers.manifest(),
       announcedBy: async (address) => {
@@ -325,14 +325,15 @@ export class NetnsRunningLab implements RunningLab {
     await this.software?.removeAll(errors);
     await this.routers.stopAll(errors);
     for (const p of this.probers.values()) p.end();
-    // destroy() SIGKILLs, by PID, every process spawned in the lab's namespaces, then deletes them.
-    await this.lab.destroy().catch((err: unknown) => errors.push(err));
+    // destroy() SIGKILLs, by PID, every process spawned in the lab's hosts, then removes them.
+    await this.wiring?.destroy().catch((err: unknown) => errors.push(err));
+    this.wiring = undefined;
     this.probers.clear();
     await rm(this.dir, { recursive: true, force: true });
     if (errors.length > 0) throw new AggregateError(errors, 'tearing the netns lab down failed');
   }
 
-  private get wired(): LabWiring {
+  private get wired(): LabFabric {
     if (!this.wiring) throw new Error(`the lab of ${this.topology.name} is not built`);
     return this.wiring;
   }

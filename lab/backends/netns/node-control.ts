@@ -40,21 +40,19 @@ export interface LabNodeSoftware extends NodeSoftware {
 export interface NodeWires {
   ns: Netns;
   interfaces: readonly string[];
+  /** Takes every link of the node away (a dead node) or brings them back, default routes included. */
+  setLinks(up: boolean): Promise<void>;
   /** Reinstalls the node's default routes, which the kernel drops with a link that goes down. */
   restoreRoutes(): Promise<void>;
 }
 
 export function nodeControl(name: string, wires: NodeWires, software: NodeSoftware): NodeControl {
   const { ns, interfaces } = wires;
-  const allLinks = async (up: boolean) => {
-    for (const i of interfaces) await (up ? ns.linkUp(i) : ns.linkDown(i));
-    if (up) await wires.restoreRoutes();
-  };
   return {
     // Power loss: the wire goes first, so the kill's FINs and RSTs reach nobody (a router learns of it
     // only by BFD or its hold timer, the other nodes by missed heartbeats), then the software dies.
     kill: async () => {
-      await allLinks(false);
+      await wires.setLinks(false);
       await software.stop(name, 'SIGKILL');
     },
     hang: () => software.hang(name),
@@ -69,7 +67,7 @@ export function nodeControl(name: string, wires: NodeWires, software: NodeSoftwa
     },
     revive: async () => {
       await software.dropLeftovers?.(name);
-      await allLinks(true);
+      await wires.setLinks(true);
       if (!software.has(name)) await software.start(name);
     },
     linkDown: async (iface) => ns.linkDown(iface ?? interfaces[0]!),

@@ -45,7 +45,7 @@ export async function sweepLeftovers(
 }
 
 /** The temporary directories runs made (mkdtemp `lblab-<runId>-`): config files and kept labs' logs. */
-async function removeRunDirs(runIds: ReadonlySet<string>): Promise<void> {
+export async function removeRunDirs(runIds: ReadonlySet<string>): Promise<void> {
   if (runIds.size === 0) return;
   for (const entry of await readdir(tmpdir()).catch(() => [])) {
     const m = /^lblab-([a-z0-9]+)-/.exec(entry);
