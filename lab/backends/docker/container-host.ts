@@ -20,8 +20,8 @@ const CONTAINER_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:
 
 export class ContainerHost extends Netns {
   /**
-   * `name` is the topology's host; `pid` the container's first process (`State.Pid`), whose namespaces
-   * every program joins.
+   * `name` is the container's (lblab-<run id>-<host>, as a netns host's namespace is named); `pid` the
+   * container's first process (`State.Pid`), whose namespaces every program joins.
    */
   constructor(
     name: string,
@@ -29,6 +29,10 @@ export class ContainerHost extends Netns {
     readonly pid: number,
   ) {
     super(name);
+  }
+
+  override netnsPath(): string {
+    return `/proc/${this.pid}/ns/net`;
   }
 
   protected override enter(argv: readonly string[]): string[] {

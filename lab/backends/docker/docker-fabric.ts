@@ -116,7 +116,10 @@ class DockerFabric implements LabFabric {
       });
     await container.start();
     const info = await container.inspect();
-    this.hosts.set(node.name, new ContainerHost(node.name, container.id, info.State.Pid));
+    this.hosts.set(
+      node.name,
+      new ContainerHost(containerName(this.runId, node.name), container.id, info.State.Pid),
+    );
   }
 
   /** Docker assigns an l2 segment's addresses itself; a transit network's come from wireHost. */

@@ -3,6 +3,7 @@
  * lab/capture when the lab goes down so that ARP/NDP (and BGP/BFD) traffic joins the run's timeline.
  */
 import type { ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { IpAddress } from '../../../core/net/index.ts';
@@ -125,25 +126,34 @@ export function hostLookup(nodes: readonly TopologyNode[], macs: ReadonlyMap<str
   return (key) => macs.get(key.toLowerCase()) ?? addresses.get(key);
 }
 
+/**
+ * tcpdump writes the capture to its stdout, and this process writes it to the file: the host may be a
+ * container that cannot see `dir` (the docker backend), and the file is the runner's either way.
+ */
 function startOne(t: CaptureTarget, dir: string): Promise<Running> {
   const file = join(dir, `${t.host}-${t.iface}.pcap`);
   const child = t.ns.spawn([
     'tcpdump',
     ...['-i', checkInterfaceName(t.iface)],
     // Packets reach tcpdump as they arrive (not in kernel batches) and each is written at once (-U), so a
-    // stop loses nothing; -Z root keeps it from dropping to a user that may not write `dir`.
-    ...['--immediate-mode', '-U', '-n', '-Z', 'root'],
-    ...['-c', String(maxPackets), '-w', file],
+    // stop loses nothing.
+    ...['--immediate-mode', '-U', '-n'],
+    ...['-c', String(maxPackets), '-w', '-'],
     captureFilter,
   ]);
+  const sink = createWriteStream(file);
+  const written = new Promise<void>((resolve) => sink.once('close', () => resolve()));
+  child.stdout!.pipe(sink);
   const r: Running = {
     at: { host: t.host, iface: t.iface },
     file,
     child,
-    exited: new Promise((resolve) => child.once('exit', () => resolve())),
+    // Done once tcpdump is gone and everything it wrote is in the file.
+    exited: Promise.all([new Promise((resolve) => child.once('exit', resolve)), written]).then(
+      () => undefined,
+    ),
     stderr: '',
   };
-  child.stdout!.resume();
   return new Promise((resolve, reject) => {
     const what = `tcpdump on ${t.host} ${t.iface}`;
     const timer = setTimeout(() => {

@@ -11,6 +11,11 @@ export class Netns {
 
   constructor(readonly name: string) {}
 
+  /** A file that is this host's network namespace (for telling which processes run in it). */
+  netnsPath(): string {
+    return `/run/netns/${this.name}`;
+  }
+
   /** The command line that runs `argv` inside this host. */
   protected enter(argv: readonly string[]): string[] {
     return ['ip', 'netns', 'exec', this.name, ...argv];

@@ -63,7 +63,7 @@ async function netnsInode(path: string): Promise<number> {
 /** Refuses a PID that does not live in `ns`: silence() never freezes a process of the host's. */
 async function checkPids(ns: Netns, pids: readonly number[]): Promise<void> {
   if (runIdOf(ns.name) === undefined) throw new Error(`${ns.name} is not a lab namespace`);
-  const want = await netnsInode(`/run/netns/${ns.name}`);
+  const want = await netnsInode(ns.netnsPath());
   for (const pid of pids) {
     if (!Number.isInteger(pid) || pid <= 1) throw new Error(`silence: ${pid} is not a process id`);
     const have = await netnsInode(`/proc/${pid}/ns/net`).catch(() => undefined);
@@ -103,7 +103,7 @@ export async function unsilence(s: Silenced): Promise<void> {
   if (!active.delete(s)) return;
   try {
     // A namespace already deleted took its ruleset with it.
-    const gone = await stat(`/run/netns/${s.ns.name}`).then(
+    const gone = await stat(s.ns.netnsPath()).then(
       () => false,
       () => true,
     );
