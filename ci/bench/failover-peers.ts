@@ -1,14 +1,16 @@
 /**
  * Client-visible failover, lblab against the peers users run today, as medians rather than single runs:
- * each catalog scenario below runs RUNS times on the netns backend for lblab and for each peer (keepalived
- * for Layer 2; FRR with bgpd+bfdd and GoBGP as the node speaker for BGP), on a fresh lab each time, and
- * RUNS times on the emulator with different seeds. Printed: min / median / max outage per system, the
- * median ratio lblab/peer and the emulator's median against the kernel's (emulator fidelity).
- * Needs root and the Debian daemons, as the netns tests do; about ten minutes at 5 runs
- * (FAILOVER_BENCH_RUNS); FAILOVER_BENCH_SCENARIO picks the cases whose scenario name contains it.
+ * each catalog scenario below runs RUNS times on each real backend (netns and docker) for lblab and for
+ * each peer (keepalived for Layer 2; FRR with bgpd+bfdd and GoBGP as the node speaker for BGP), on a
+ * fresh lab each time, and RUNS times on the emulator with different seeds. Printed: min / median / max
+ * outage per system and backend, the median ratio lblab/peer, docker's median against netns's (the same
+ * programs, in containers on Docker's bridges) and the emulator's against netns's (emulator fidelity).
+ * Needs root, the Debian daemons and a Docker engine, as the netns and docker tests do; about twenty
+ * minutes at 5 runs (FAILOVER_BENCH_RUNS); FAILOVER_BENCH_SCENARIO picks the cases whose scenario name
+ * contains it, FAILOVER_BENCH_BACKENDS the real backends (default "netns,docker").
  */
 import { emulatedBackend } from '../../lab/backends/emulated/index.ts';
-import { netnsBackend } from '../../lab/backends/netns/netns-backend.ts';
+import { backendNamed } from '../../lab/backends/index.ts';
 import { readTopology } from '../../lab/model/index.ts';
 import type { Topology } from '../../lab/model/topology.ts';
 import type { Backend } from '../../lab/runner/backend.ts';
@@ -21,6 +23,11 @@ import { phase, result, type BenchResult } from './types.ts';
 const RUNS = Number(process.env['FAILOVER_BENCH_RUNS'] ?? 5);
 /** Only the cases whose scenario name contains this (all by default). */
 const ONLY = process.env['FAILOVER_BENCH_SCENARIO'] ?? '';
+const BACKENDS = (process.env['FAILOVER_BENCH_BACKENDS'] ?? 'netns,docker').split(',').map((name) => {
+  const b = backendNamed(name.trim());
+  if (!b || b.name === 'emulated') throw new Error(`FAILOVER_BENCH_BACKENDS: ${name} is not a real backend`);
+  return b;
+});
 const defaultTopology = 'topologies/l2-three-nodes.yaml';
 
 /** Each scenario with the peers that can serve it (netns-backend.ts says what each serves). */
@@ -80,19 +87,27 @@ export async function benchFailoverPeers(): Promise<BenchResult[]> {
   for (const c of cases.filter((x) => x.scenario.includes(ONLY))) {
     const s = catalog.find((x) => x.name === c.scenario);
     if (!s) throw new Error(`no scenario ${c.scenario} in the catalog`);
-    const lblab = await outages(netnsBackend, s, 'lblab');
     const emulated = await outages(emulatedBackend, s, 'lblab');
-    out.push(rows(`${c.scenario}, netns, lblab`, lblab), rows(`${c.scenario}, emulated, lblab`, emulated));
-    const lines = [
-      `${c.scenario}: lblab median ${median(lblab).toFixed(1)} ms, emulated ${median(emulated).toFixed(1)} ms ` +
-        `(emulated/netns ${(median(emulated) / median(lblab)).toFixed(2)})`,
-    ];
-    for (const peer of c.peers) {
-      const theirs = await outages(netnsBackend, s, peer);
-      out.push(rows(`${c.scenario}, netns, ${peer}`, theirs));
+    out.push(rows(`${c.scenario}, emulated, lblab`, emulated));
+    const lines: string[] = [];
+    let reference: { backend: string; median: number } | undefined;
+    for (const backend of BACKENDS) {
+      const lblab = await outages(backend, s, 'lblab');
+      out.push(rows(`${c.scenario}, ${backend.name}, lblab`, lblab));
+      reference ??= { backend: backend.name, median: median(lblab) };
       lines.push(
-        `${c.scenario}: ${peer} median ${median(theirs).toFixed(1)} ms, lblab/${peer} ${(median(lblab) / median(theirs)).toFixed(2)}`,
+        `${c.scenario}: ${backend.name} lblab median ${median(lblab).toFixed(1)} ms` +
+          (reference.backend === backend.name
+            ? `, emulated ${median(emulated).toFixed(1)} ms (emulated/${backend.name} ${(median(emulated) / median(lblab)).toFixed(2)})`
+            : ` (${backend.name}/${reference.backend} ${(median(lblab) / reference.median).toFixed(2)})`),
       );
+      for (const peer of c.peers) {
+        const theirs = await outages(backend, s, peer);
+        out.push(rows(`${c.scenario}, ${backend.name}, ${peer}`, theirs));
+        lines.push(
+          `${c.scenario}: ${backend.name} ${peer} median ${median(theirs).toFixed(1)} ms, lblab/${peer} ${(median(lblab) / median(theirs)).toFixed(2)}`,
+        );
+      }
     }
     for (const l of lines) process.stderr.write(`${l}\n`);
   }

@@ -95,6 +95,8 @@ class DockerFabric implements LabFabric {
       Entrypoint: ['sleep', 'infinity'],
       Cmd: [],
       Hostname: node.name,
+      // The image runs lblab as nobody; a user's `docker exec` into a lab host wants root's tools.
+      User: '0',
       Labels: { [RUN_LABEL]: this.runId, [HOST_LABEL]: node.name },
       HostConfig: {
         NetworkMode: first ? this.network(first.segment).name : 'none',

@@ -49,8 +49,18 @@ export async function createLabNetwork(
       Subnet: p.toString(),
       Gateway: highestFree(p, used).toString(),
     }));
-    const net = await docker.createNetwork(networkSpec(name, labels, config));
-    return { id: net.id, name, segment, subnets: config.map((c) => c.Subnet), transit: false };
+    const subnets = config.map((c) => c.Subnet);
+    try {
+      const net = await docker.createNetwork(networkSpec(name, labels, config));
+      return { id: net.id, name, segment, subnets, transit: false };
+    } catch (err) {
+      if (!/overlap/i.test((err as Error).message)) throw err;
+      throw new Error(
+        `segment ${segment.name} of ${topology.name}: ${await holderOf(docker, subnets)}; a Docker engine ` +
+          `keeps networks apart by subnet, so one engine runs one lab of a topology at a time`,
+        { cause: err },
+      );
+    }
   }
   for (let i = 0; i < TRANSIT.count; i++) {
     const config = [
@@ -65,6 +75,19 @@ export async function createLabNetwork(
     }
   }
   throw new Error(`no free transit subnet for ${name}: all ${TRANSIT.count} are taken by other networks`);
+}
+
+/** Which network holds one of `subnets`, and how to remove it when it is a lab's. */
+async function holderOf(docker: Dockerode, subnets: readonly string[]): Promise<string> {
+  for (const n of await docker.listNetworks()) {
+    const held = (n.IPAM?.Config ?? []).map((c) => c.Subnet).filter((x) => x && subnets.includes(x));
+    if (held.length === 0) continue;
+    const run = n.Labels?.[RUN_LABEL];
+    return run === undefined
+      ? `Docker network ${n.Name} (not lblab's) already has ${held.join(', ')}`
+      : `docker lab ${run} already has ${held.join(', ')} (network ${n.Name}; lblab lab down --run-id ${run})`;
+  }
+  return `another Docker network overlaps ${subnets.join(', ')}`;
 }
 
 function networkSpec(name: string, labels: Record<string, string>, config: object[]) {

@@ -33,6 +33,7 @@ export async function sweepDockerLeftovers(
     if (run !== undefined) runs.add(run);
   }
   const result: DockerSweepResult = { containers: [], networks: [], processes: [] };
+  const swept = new Set<string>();
   for (const runId of runs) {
     if (options.runId !== undefined && runId !== options.runId) continue;
     if (options.onlyDeadRuns && !runDead(await readRun(runId))) continue;
@@ -41,8 +42,9 @@ export async function sweepDockerLeftovers(
     result.networks.push(...removed.networks);
     result.processes.push(...removed.processes);
     await forgetRun(runId);
+    swept.add(runId);
   }
-  await removeRunDirs(runs);
+  await removeRunDirs(swept);
   await sweepWorkDirs();
   return result;
 }

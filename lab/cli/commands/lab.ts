@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { endKeptProcesses, labNamespaces, sweepLeftovers } from '../../backends/netns/sweep.ts';
 import { netnsPrerequisites } from '../../backends/netns/prerequisites.ts';
-import { netnsBackend, upNetnsLab } from '../../backends/netns/netns-backend.ts';
+import { nodePeers, upNetnsLab } from '../../backends/netns/netns-backend.ts';
+import { upDockerLab } from '../../backends/docker/docker-backend.ts';
 import type { NetnsRunningLab } from '../../backends/netns/netns-running-lab.ts';
 import { runIdOf } from '../../backends/netns/names.ts';
 import { keepRun, listRuns, readRun } from '../../backends/netns/run-registry.ts';
@@ -14,6 +15,7 @@ import { newRunId } from '../../runner/run-id.ts';
 import { readTopology } from '../../model/index.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
+import { dockerRunExists, sweepDockerRuns } from './lab-docker.ts';
 
 export function registerLabCommands(program: Command): void {
   const lab = program
@@ -23,19 +25,20 @@ export function registerLabCommands(program: Command): void {
     .command('up')
     .description(
       'build a topology and print its manifest (hosts, namespaces, interfaces, addresses, MACs, services, ' +
-        'announcers); with --backend netns the lab keeps running until `lblab lab down --run-id RUN_ID`',
+        'announcers); with --backend netns or docker the lab keeps running until `lblab lab down --run-id RUN_ID`',
     )
     .requiredOption('--topology <file>', 'topology YAML')
     .option(
       '--backend <name>',
-      'emulated (lives only while the command runs) or netns (namespaces on this machine, needs root; ' +
-        'left running for `ip netns exec lblab-<run>-<host> ...`)',
+      'emulated (lives only while the command runs), netns (namespaces on this machine, needs root; ' +
+        'left running for `ip netns exec lblab-<run>-<host> ...`) or docker (containers and networks, ' +
+        'needs root and a Docker engine; left running for `docker exec lblab-<run>-<host> ...`)',
       'emulated',
     )
     .option('--seed <n>', 'seed of the emulated network', '1')
     .option(
       '--peer <name>',
-      'netns: run this peer on the nodes instead of lblab speaker (keepalived, frr or gobgp), to poke at it',
+      'netns, docker: run this peer on the nodes instead of lblab speaker (keepalived, frr or gobgp), to poke at it',
     )
     .option('--json', 'print the manifest as JSON', false)
     .action(async (opts: UpOptions) => {
@@ -44,7 +47,8 @@ export function registerLabCommands(program: Command): void {
   lab
     .command('down')
     .description(
-      'remove a netns lab that `lab up` left running (its processes, by PID, its namespaces, its temporary directory)',
+      'remove a lab that `lab up` left running (its processes, by PID, its namespaces or containers and ' +
+        'networks, its temporary directory)',
     )
     .option('--run-id <id>', 'the run id `lab up` printed (default: the one kept lab, if there is only one)')
     .action(async (opts: { runId?: string }) => {
@@ -53,8 +57,9 @@ export function registerLabCommands(program: Command): void {
   lab
     .command('clean')
     .description(
-      'remove every lab namespace (lblab-*) and end the processes in them, including live runs and labs ' +
-        'kept by `lab up`',
+      'remove every lab namespace (lblab-*) and every container and network of a docker lab (by their ' +
+        'io.lblab.run label), ending the processes in them, including live runs and labs kept by `lab up`; ' +
+        'images stay',
     )
     .option(
       '--dead-only',
@@ -69,11 +74,13 @@ export function registerLabCommands(program: Command): void {
 type UpOptions = { topology: string; backend: string; seed: string; json: boolean; peer?: string };
 
 export async function up(o: UpOptions, out: Output): Promise<number> {
-  if (o.backend !== 'emulated' && o.backend !== 'netns') {
-    out.stderr(`lblab lab up: no backend ${JSON.stringify(o.backend)}; use --backend emulated or netns`);
+  if (o.backend !== 'emulated' && o.backend !== 'netns' && o.backend !== 'docker') {
+    out.stderr(
+      `lblab lab up: no backend ${JSON.stringify(o.backend)}; use --backend emulated, netns or docker`,
+    );
     return exitCodes.error;
   }
-  const peers = o.backend === 'netns' ? [...(netnsBackend.peers?.keys() ?? [])] : [];
+  const peers = o.backend === 'emulated' ? [] : [...nodePeers.keys()];
   if (o.peer !== undefined && !peers.includes(o.peer)) {
     out.stderr(
       `lblab lab up: the ${o.backend} backend cannot run peer ${JSON.stringify(o.peer)}` +
@@ -86,7 +93,7 @@ export async function up(o: UpOptions, out: Output): Promise<number> {
     for (const e of read.errors) out.stderr(formatIssue(e));
     return exitCodes.error;
   }
-  if (o.backend === 'netns') return upNetns(read.topology, o, out);
+  if (o.backend !== 'emulated') return upKept(read.topology, o, out);
   const runId = newRunId();
   const lab = await EmulatedLab.create(read.topology, {
     seed: Number(o.seed),
@@ -113,11 +120,12 @@ const settleMs = 15_000;
  * kept (so the reaper at the start of other runs leaves it alone) and prints the manifest. Whatever fails
  * before the run is kept is torn down again.
  */
-async function upNetns(topology: Topology, o: UpOptions, out: Output): Promise<number> {
+async function upKept(topology: Topology, o: UpOptions, out: Output): Promise<number> {
   const runId = newRunId();
   let lab: NetnsRunningLab | undefined;
+  const upLab = o.backend === 'docker' ? upDockerLab : upNetnsLab;
   try {
-    lab = await upNetnsLab(topology, {
+    lab = await upLab(topology, {
       seed: Number(o.seed),
       runId,
       detached: true,
@@ -135,13 +143,14 @@ async function upNetns(topology: Topology, o: UpOptions, out: Output): Promise<n
       runId,
       processes.map((p) => p.pid),
     );
-    const printed = { runId, backend: 'netns', ...manifest };
+    const printed = { runId, backend: o.backend, ...manifest };
     if (o.json) out.stdout(JSON.stringify(printed, null, 2));
     else out.stdout(YAML.stringify(printed).trimEnd());
     if (!everyServiceAnnounced(manifest))
       out.stderr(`lblab lab up: not every service had an announcer within ${settleMs / 1000} s`);
+    const enter = o.backend === 'docker' ? 'docker exec' : 'ip netns exec';
     out.stderr(
-      `lblab lab up: lab ${runId} keeps running (e.g. ip netns exec lblab-${runId}-<host> ping ...); ` +
+      `lblab lab up: lab ${runId} keeps running (e.g. ${enter} lblab-${runId}-<host> ping ...); ` +
         `remove it with: lblab lab down --run-id ${runId}`,
     );
     return exitCodes.ok;
@@ -179,16 +188,23 @@ export async function down(given: string | undefined, out: Output): Promise<numb
   }
   const record = /^[a-z0-9]+$/.test(runId) ? await readRun(runId) : undefined;
   const namespaces = (await labNamespaces()).filter((ns) => runIdOf(ns) === runId);
-  if (!record && namespaces.length === 0) {
-    out.stderr(`lblab lab down: no lab run ${JSON.stringify(runId)} here (see \`ip netns list\`)`);
+  const inDocker = /^[a-z0-9]+$/.test(runId) && (await dockerRunExists(runId));
+  if (!record && namespaces.length === 0 && !inDocker) {
+    out.stderr(
+      `lblab lab down: no lab run ${JSON.stringify(runId)} here (see \`ip netns list\`, \`docker ps\`)`,
+    );
     return exitCodes.error;
   }
   const ended = await endKeptProcesses(record, namespaces);
+  // The docker objects first: the netns sweep forgets the run's record, which marks it as this run's.
+  const docker = inDocker ? await sweepDockerRuns(out, 'down', { runId }) : undefined;
   const swept = await sweepLeftovers({ runId });
   for (const ns of swept.namespaces) out.stdout(`removed namespace ${ns}`);
-  const processes = new Set([...ended, ...swept.processes]).size;
+  const processes = new Set([...ended, ...swept.processes, ...(docker?.processes ?? [])]).size;
   out.stdout(
-    `lblab lab down: removed run ${runId}: ${swept.namespaces.length} namespace(s), ended ${processes} process(es)`,
+    `lblab lab down: removed run ${runId}: ${swept.namespaces.length} namespace(s), ` +
+      `${docker?.containers.length ?? 0} container(s), ${docker?.networks.length ?? 0} network(s), ` +
+      `ended ${processes} process(es)`,
   );
   return exitCodes.ok;
 }
@@ -199,10 +215,14 @@ export async function clean(deadOnly: boolean, out: Output): Promise<number> {
     out.stderr(`lblab lab clean: cannot manage namespaces here; missing: ${missing.join('; ')}`);
     return exitCodes.error;
   }
+  // Docker first: its sweep decides by the run records, which the netns sweep removes.
+  const docker = await sweepDockerRuns(out, 'clean', { onlyDeadRuns: deadOnly });
   const swept = await sweepLeftovers({ onlyDeadRuns: deadOnly });
   for (const ns of swept.namespaces) out.stdout(`removed namespace ${ns}`);
   out.stdout(
-    `lblab lab clean: removed ${swept.namespaces.length} namespace(s), ended ${swept.processes.length} process(es)`,
+    `lblab lab clean: removed ${swept.namespaces.length} namespace(s), ` +
+      `${docker?.containers.length ?? 0} container(s), ${docker?.networks.length ?? 0} network(s), ` +
+      `ended ${swept.processes.length + (docker?.processes.length ?? 0)} process(es)`,
   );
   return exitCodes.ok;
 }
