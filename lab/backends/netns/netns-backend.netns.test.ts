@@ -4,17 +4,15 @@
  * speakers, FRR routers and probes, the report must set the emulator's figures beside them (emulator
  * fidelity), and no namespace of the run may be left afterwards. Figures are printed for the release notes.
  */
-import { rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fidelityRows } from '../../../reports/fidelity.ts';
-import type { RunResult } from '../../../reports/result.ts';
 import { catalog } from '../../../scenarios/index.ts';
 import { readTopology } from '../../model/index.ts';
 import { newRunId } from '../../runner/run-id.ts';
 import { netnsBackend } from './netns-backend.ts';
 import { labNamespaces, runIdOf } from './index.ts';
-import { runNetns } from './netns-run.test-support.ts';
+import { expectWireEventsOfTakeover, runNetns } from './netns-run.test-support.ts';
 import { requireNetns } from './test-support.ts';
 
 const mode = await requireNetns(['nft', 'tcpdump']);
@@ -72,38 +70,3 @@ describe.skipIf(mode === 'skip')('lblab run --backend netns (the catalog)', () =
     expect((await labNamespaces()).filter((ns) => runIdOf(ns) === runId)).toEqual([]);
   }, 60_000);
 });
-
-/**
- * The node-crash scenario's timeline shows, from the client's capture, the new owner claiming the address
- * it took over (a gratuitous ARP, an unsolicited NA or a reply to the client) after the crash, and the
- * capture file is kept next to the report.
- */
-async function expectWireEventsOfTakeover(result: RunResult, reportDir: string): Promise<void> {
-  const crash = result.scenarios.find((s) => s.name === 'l2: node crash')!;
-  const fault = crash.timeline.find((e) => e.kind === 'fault' && e.message === 'kill')!;
-  expect(fault).toBeDefined();
-  const takeovers = crash.timeline.filter(
-    (e) => e.kind === 'announcer' && e.atMs > fault.atMs && e.message.startsWith('took-over '),
-  );
-  expect(takeovers.map((e) => e.source)).not.toContain(fault.source);
-  const claims = takeovers.flatMap((t) => {
-    const address = t.message.split(' ')[1]!;
-    return crash.timeline.filter(
-      (e) =>
-        /^(arp|ndp)( announce)?$/.test(e.kind) &&
-        e.source === t.source &&
-        e.atMs > fault.atMs &&
-        new RegExp(`^(ARP (reply|announcement)|NDP NA) ${address.replace(/[.]/g, '\\.')} is-at`).test(
-          e.message,
-        ),
-    );
-  });
-  for (const e of claims.slice(0, 4))
-    console.log(
-      `netns node crash: +${Math.round(e.atMs - fault.atMs)} ms after the kill: ${e.source} ${e.message}`,
-    );
-  expect(claims.length, JSON.stringify(crash.timeline.filter((e) => e.atMs > fault.atMs))).toBeGreaterThan(0);
-  const capture = crash.timeline.find((e) => e.kind === 'capture')!;
-  expect(capture.message).toMatch(/^eth0 captured to l2-node-crash\/c1-eth0\.pcap, [1-9]\d* events/);
-  expect((await stat(join(reportDir, 'l2-node-crash', 'c1-eth0.pcap'))).size).toBeGreaterThan(24);
-}

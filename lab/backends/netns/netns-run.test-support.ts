@@ -1,9 +1,9 @@
 /**
- * `lblab run --backend netns` through the command's own run(), for the netns catalog and side-by-side
- * tests: what a user would run, with the result, the report and the output kept for checks, and each
- * scenario's figures printed for the release notes.
+ * `lblab run --backend netns` (or docker) through the command's own run(), for the catalog and
+ * side-by-side tests of both real backends: what a user would run, with the result, the report and the
+ * output kept for checks, and each scenario's figures printed for the release notes.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -24,17 +24,20 @@ export interface NetnsRun {
 }
 
 /** `lblab run --backend netns [--scenario S...] [--peer P...]` with the release gates, seed 1. */
-export async function runNetns(o: { scenario?: string[]; peer?: string[] } = {}): Promise<NetnsRun> {
-  const out = await mkdtemp(join(tmpdir(), 'lblab-netns-run-'));
+export async function runNetns(
+  o: { scenario?: string[]; peer?: string[]; backend?: 'netns' | 'docker' } = {},
+): Promise<NetnsRun> {
+  const { backend = 'netns', ...rest } = o;
+  const out = await mkdtemp(join(tmpdir(), `lblab-${backend}-run-`));
   const lines: string[] = [];
   const code = await run(
     {
-      backend: 'netns',
+      backend,
       topology: 'topologies/l2-three-nodes.yaml',
       gates: 'reports/gates.yaml',
       out,
       seed: '1',
-      ...o,
+      ...rest,
     },
     { stdout: (l) => lines.push(l), stderr: (l) => lines.push(l) },
   );
@@ -45,7 +48,7 @@ export async function runNetns(o: { scenario?: string[]; peer?: string[] } = {})
   const result = JSON.parse(await readFile(join(dir, 'result.json'), 'utf8')) as RunResult;
   for (const s of result.scenarios)
     console.log(
-      `netns ${s.name} [${s.sut}]: ${s.status}${s.reason ? ` (${s.reason})` : ''}; ` +
+      `${backend} ${s.name} [${s.sut}]: ${s.status}${s.reason ? ` (${s.reason})` : ''}; ` +
         Object.entries(s.measurements)
           .map(([k, v]) => `${k} ${Math.round(v * 10) / 10}`)
           .join(', '),
@@ -61,8 +64,12 @@ export interface SideBySide extends NetnsRun {
 }
 
 /** `lblab run --backend netns --scenario S --peer P`: lblab's run of the scenario, then the peer's. */
-export async function runSideBySide(scenario: string, peer: string): Promise<SideBySide> {
-  const r = await runNetns({ scenario: [scenario], peer: [peer] });
+export async function runSideBySide(
+  scenario: string,
+  peer: string,
+  backend: 'netns' | 'docker' = 'netns',
+): Promise<SideBySide> {
+  const r = await runNetns({ scenario: [scenario], peer: [peer], backend });
   expect(r.result.scenarios.map((s) => [s.name, s.sut])).toEqual([
     [scenario, 'lblab'],
     [scenario, peer],
@@ -88,8 +95,43 @@ export function expectComparedOutage(r: SideBySide): void {
   expect(r.peer.gates).toEqual([]);
   expect(r.code, r.output).toBe(0);
   const expected = ratio(r.lblab.measurements['outageMs']!, r.peer.measurements['outageMs']!)!;
-  console.log(`netns ${r.lblab.name} outageMs lblab/${r.peer.sut}: ${expected}`);
+  console.log(`${r.result.backend} ${r.lblab.name} outageMs lblab/${r.peer.sut}: ${expected}`);
   expect(r.report).toContain('## Compared with peers');
   const row = r.report.split('\n').find((l) => l.includes('outageMs') && l.includes(`| ${r.peer.sut} |`));
   expect(row, r.report).toContain(expected);
+}
+
+/**
+ * The node-crash scenario's timeline shows, from the client's capture, the new owner claiming the address
+ * it took over (a gratuitous ARP, an unsolicited NA or a reply to the client) after the crash, and the
+ * capture file is kept next to the report.
+ */
+export async function expectWireEventsOfTakeover(result: RunResult, reportDir: string): Promise<void> {
+  const crash = result.scenarios.find((s) => s.name === 'l2: node crash')!;
+  const fault = crash.timeline.find((e) => e.kind === 'fault' && e.message === 'kill')!;
+  expect(fault).toBeDefined();
+  const takeovers = crash.timeline.filter(
+    (e) => e.kind === 'announcer' && e.atMs > fault.atMs && e.message.startsWith('took-over '),
+  );
+  expect(takeovers.map((e) => e.source)).not.toContain(fault.source);
+  const claims = takeovers.flatMap((t) => {
+    const address = t.message.split(' ')[1]!;
+    return crash.timeline.filter(
+      (e) =>
+        /^(arp|ndp)( announce)?$/.test(e.kind) &&
+        e.source === t.source &&
+        e.atMs > fault.atMs &&
+        new RegExp(`^(ARP (reply|announcement)|NDP NA) ${address.replace(/[.]/g, '\\.')} is-at`).test(
+          e.message,
+        ),
+    );
+  });
+  for (const e of claims.slice(0, 4))
+    console.log(
+      `${result.backend} node crash: +${Math.round(e.atMs - fault.atMs)} ms after the kill: ${e.source} ${e.message}`,
+    );
+  expect(claims.length, JSON.stringify(crash.timeline.filter((e) => e.atMs > fault.atMs))).toBeGreaterThan(0);
+  const capture = crash.timeline.find((e) => e.kind === 'capture')!;
+  expect(capture.message).toMatch(/^eth0 captured to l2-node-crash\/c1-eth0\.pcap, [1-9]\d* events/);
+  expect((await stat(join(reportDir, 'l2-node-crash', 'c1-eth0.pcap'))).size).toBeGreaterThan(24);
 }
