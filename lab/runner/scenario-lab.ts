@@ -91,6 +91,9 @@ export class ScenarioLab {
           }
           return summary;
         });
+        // A scenario that fails while its probe runs never awaits it, and the lab's teardown then ends
+        // the prober: that rejection is the scenario's failure already, not one to end the whole run.
+        running.catch(() => undefined);
         return { then: (ok, fail) => this.lab.drive(running).then(ok, fail) };
       },
       /** The node the client's traffic to `target` goes to now. */

@@ -25,10 +25,27 @@ export class ContainerHost extends Netns {
    */
   constructor(
     name: string,
-    readonly containerId: string,
-    readonly pid: number,
+    private id: string,
+    private firstPid: number,
   ) {
     super(name);
+  }
+
+  get containerId(): string {
+    return this.id;
+  }
+
+  get pid(): number {
+    return this.firstPid;
+  }
+
+  /**
+   * The host is now another container (an upgrade replaced it): whoever holds this host, such as a
+   * router or peer object that restarts its daemon in place, starts it in the new one.
+   */
+  moveTo(containerId: string, pid: number): void {
+    this.id = containerId;
+    this.firstPid = pid;
   }
 
   override netnsPath(): string {

@@ -11,7 +11,7 @@ import type { DockerEngine } from '../../images/docker-engine.ts';
 import type { Impairment, Topology, TopologyNode } from '../../model/topology.ts';
 import { impairLink, type LinkEnd } from '../netns/impairment.ts';
 import type { FabricBuilder, LabFabric } from '../netns/lab-fabric.ts';
-import { gatewayOf } from '../netns/lab-wiring.ts';
+import { installDefaultRoutes } from '../netns/lab-wiring.ts';
 import type { Netns } from '../netns/namespace.ts';
 import { recordRun, forgetRun } from '../netns/run-registry.ts';
 import type { HostPartition } from '../netns/segment-partitions.ts';
@@ -56,8 +56,13 @@ const hostSysctls = {
 };
 const routerSysctls = { 'net.ipv4.ip_forward': '1', 'net.ipv6.conf.all.forwarding': '1' };
 
+/** The tag suffix of the image a rolling upgrade moves each node's software to. */
+const UPGRADE_SUFFIX = '-upgrade';
+
 class DockerFabric implements LabFabric {
   readonly hosts = new Map<string, ContainerHost>();
+  /** Each lblab-node's software container, in the node's network namespace (a speaker pod's place). */
+  private readonly software = new Map<string, ContainerHost>();
   readonly macs = new Map<string, string>();
   readonly owners = new Map<string, string>();
   private readonly networks = new Map<string, LabNetwork>();
@@ -84,6 +89,53 @@ class DockerFabric implements LabFabric {
         for (const cidr of [a.ipv4, a.ipv6]) this.owners.set(hostAddress(cidr), node.name);
       await this.restoreDefaultRoutes(node.name);
     }
+    for (const node of this.topology.nodes.filter((n) => n.kind === 'lblab-node'))
+      this.software.set(node.name, await this.createSoftwareHost(node.name, this.o.image));
+  }
+
+  /**
+   * A container of `image` sharing node `name`'s network namespace, as a speaker pod shares its node's:
+   * the speaker (or peer) runs from its image, the node's interfaces, addresses and echo server stay.
+   */
+  private async createSoftwareHost(name: string, image: string): Promise<ContainerHost> {
+    const container = await this.docker.createContainer({
+      name: `${containerName(this.runId, name)}-software`,
+      Image: image,
+      Entrypoint: ['sleep', 'infinity'],
+      Cmd: [],
+      User: '0',
+      Labels: { [RUN_LABEL]: this.runId, [HOST_LABEL]: name },
+      HostConfig: {
+        NetworkMode: `container:${this.host(name).containerId}`,
+        Binds: [`${tmpdir()}:${tmpdir()}`],
+        CapDrop: ['ALL'],
+        CapAdd: ['NET_ADMIN', 'NET_RAW', 'NET_BIND_SERVICE'],
+      },
+    });
+    await container.start();
+    const info = await container.inspect();
+    return new ContainerHost(info.Name.replace(/^\//, ''), container.id, info.State.Pid);
+  }
+
+  softwareHost(name: string): ContainerHost {
+    return this.software.get(name) ?? this.host(name);
+  }
+
+  /**
+   * The node's software container replaced by one from the upgrade tag of the lab image (the same
+   * content under a new tag: the handoff is what is exercised, not a change of code).
+   */
+  async upgradeSoftwareHost(name: string): Promise<string> {
+    const old = this.software.get(name);
+    if (!old) throw new Error(`${name} has no software container to upgrade`);
+    const [repository, tag] = this.o.image.split(':') as [string, string];
+    const upgraded = `${repository}:${tag.replace(new RegExp(`${UPGRADE_SUFFIX}$`), '')}${UPGRADE_SUFFIX}`;
+    await this.docker.getImage(this.o.image).tag({ repo: repository, tag: upgraded.split(':')[1]! });
+    await old.killAll();
+    await this.docker.getContainer(old.containerId).remove({ force: true });
+    const fresh = await this.createSoftwareHost(name, upgraded);
+    old.moveTo(fresh.containerId, fresh.pid);
+    return upgraded;
   }
 
   private async createHost(node: TopologyNode): Promise<void> {
@@ -168,12 +220,8 @@ class DockerFabric implements LabFabric {
     return h;
   }
 
-  async restoreDefaultRoutes(name: string): Promise<void> {
-    const gw = gatewayOf(this.topology, this.node(name));
-    if (!gw) return;
-    const host = this.host(name);
-    await host.ip('-4', 'route', 'replace', 'default', 'via', gw.ipv4, 'dev', gw.iface);
-    await host.ip('-6', 'route', 'replace', 'default', 'via', gw.ipv6, 'dev', gw.iface);
+  restoreDefaultRoutes(name: string): Promise<void> {
+    return installDefaultRoutes(this.topology, this.node(name), this.host(name));
   }
 
   /**
@@ -237,13 +285,19 @@ class DockerFabric implements LabFabric {
 
   hostManifest(name: string): Record<string, unknown> {
     const host = this.host(name);
-    return { container: containerName(this.runId, name), id: host.containerId.slice(0, 12) };
+    const software = this.software.get(name);
+    return {
+      container: containerName(this.runId, name),
+      id: host.containerId.slice(0, 12),
+      ...(software && { softwareContainer: software.name }),
+    };
   }
 
   /** Ends the programs started in the containers (by PID), then removes the run's containers and networks. */
   async destroy(): Promise<void> {
-    await Promise.all([...this.hosts.values()].map((h) => h.killAll()));
+    await Promise.all([...this.hosts.values(), ...this.software.values()].map((h) => h.killAll()));
     this.hosts.clear();
+    this.software.clear();
     await removeRunObjects(this.docker, this.runId);
     await forgetRun(this.runId);
   }

@@ -20,7 +20,13 @@ interface Manifest {
   runId: string;
   backend: string;
   segments: { network: string; subnets: string[] }[];
-  hosts: { name: string; kind: string; container: string; interfaces: { addresses: string[] }[] }[];
+  hosts: {
+    name: string;
+    kind: string;
+    container: string;
+    softwareContainer?: string;
+    interfaces: { addresses: string[] }[];
+  }[];
   services: { addresses: string[]; announcedBy: string[] }[];
   processes: { host: string; program: string; pid: number }[];
 }
@@ -87,6 +93,8 @@ describe.skipIf(engine === 'skip')('lblab lab up/down/clean --backend docker', (
     expect((await objectsOf(e, manifest.runId)).sort()).toEqual(
       [
         ...manifest.hosts.map((h) => `container /${h.container}`),
+        // Each node's speaker runs in a container of its own in the node's network, as in a pod.
+        ...manifest.hosts.flatMap((h) => (h.softwareContainer ? [`container /${h.softwareContainer}`] : [])),
         `network lblab-${manifest.runId}-lan`,
       ].sort(),
     );
@@ -108,7 +116,7 @@ describe.skipIf(engine === 'skip')('lblab lab up/down/clean --backend docker', (
     const down = await runLblab('lab', 'down', '--run-id', manifest.runId);
     expect(down.code, down.stderr).toBe(0);
     expect(down.stdout).toContain(
-      `removed run ${manifest.runId}: 0 namespace(s), 4 container(s), 1 network(s)`,
+      `removed run ${manifest.runId}: 0 namespace(s), 7 container(s), 1 network(s)`,
     );
     expect(await objectsOf(e, manifest.runId)).toEqual([]);
     for (const p of manifest.processes) expect(await alive(p.pid), `${p.program} on ${p.host}`).toBe(false);

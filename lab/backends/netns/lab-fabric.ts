@@ -27,6 +27,17 @@ export interface LabFabric {
   /** The segments and each host's place, for `lblab lab up`'s manifest. */
   segmentsManifest(): Record<string, unknown>[];
   hostManifest(host: string): Record<string, unknown>;
+  /**
+   * Where a node's software (lblab speaker, or the peer a run compares it with) runs: the node itself,
+   * or (docker) a container of its own in the node's network namespace, as a speaker pod shares its
+   * node's network. Absent: the node.
+   */
+  softwareHost?(node: string): Netns;
+  /**
+   * A real upgrade of a node's software between its stop and its start: its container replaced by one
+   * from the upgrade image tag, the node and its addresses untouched. Returns the image it runs now.
+   */
+  upgradeSoftwareHost?(node: string): Promise<string>;
   /** Ends every process started in the hosts (by PID) and removes everything the fabric made. */
   destroy(): Promise<void>;
 }

@@ -101,13 +101,8 @@ export class LabWiring {
    * first such segment); a no-op for a host without one. After a link was down the kernel has dropped
    * routes through it, so every link-up calls this again.
    */
-  async restoreDefaultRoutes(name: string): Promise<void> {
-    const gw = gatewayOf(this.topology, this.node(name));
-    if (!gw) return;
-    const ns = this.host(name);
-    // `replace`: the route may still be there (a link that was never down).
-    await ns.ip('-4', 'route', 'replace', 'default', 'via', gw.ipv4, 'dev', gw.iface);
-    await ns.ip('-6', 'route', 'replace', 'default', 'via', gw.ipv6, 'dev', gw.iface);
+  restoreDefaultRoutes(name: string): Promise<void> {
+    return installDefaultRoutes(this.topology, this.node(name), this.host(name));
   }
 
   /** netem on `host`'s `iface` (default its first) and on the other end of that veth; undefined clears. */
@@ -145,4 +140,17 @@ export function gatewayOf(topology: Topology, node: TopologyNode): Gateway | und
     }
   }
   return undefined;
+}
+
+/** `host`'s default routes via its gateway (gatewayOf), if it has one. */
+export async function installDefaultRoutes(
+  topology: Topology,
+  node: TopologyNode,
+  host: Netns,
+): Promise<void> {
+  const gw = gatewayOf(topology, node);
+  if (!gw) return;
+  // `replace`: the route may still be there (a link that was never down).
+  await host.ip('-4', 'route', 'replace', 'default', 'via', gw.ipv4, 'dev', gw.iface);
+  await host.ip('-6', 'route', 'replace', 'default', 'via', gw.ipv6, 'dev', gw.iface);
 }

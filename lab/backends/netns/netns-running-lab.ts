@@ -159,7 +159,7 @@ export class NetnsRunningLab implements RunningLab {
 
   /** `lblab speaker` on every lblab-node, or the peer (keepalived, FRR, GoBGP) the run compares it with. */
   private nodeSoftware(): LabNodeSoftware {
-    const host = (name: string) => this.host(name);
+    const host = (name: string) => this.wired.softwareHost?.(name) ?? this.host(name);
     const nodes = lblabNodes(this.topology);
     const names = nodes.map((n) => n.name);
     const sut = this.o.sut ?? 'lblab';
@@ -261,11 +261,22 @@ export class NetnsRunningLab implements RunningLab {
   node(name: string): NodeControl {
     const node = lblabNodes(this.topology).find((n) => n.name === name);
     if (!node) throw new Error(`${name} is not an lblab-node of topology ${this.topology.name}`);
+    const fabric = this.wired;
     const wires = {
       ns: this.host(name),
       interfaces: node.attachments.map((a) => a.interface),
-      setLinks: (up: boolean) => this.wired.setLinks(name, up),
-      restoreRoutes: () => this.wired.restoreDefaultRoutes(name),
+      setLinks: (up: boolean) => fabric.setLinks(name, up),
+      restoreRoutes: () => fabric.restoreDefaultRoutes(name),
+      ...(fabric.upgradeSoftwareHost && {
+        upgrade: async () => {
+          const image = await fabric.upgradeSoftwareHost!(name);
+          this.o.timeline({
+            source: name,
+            kind: 'lab',
+            message: `upgraded: its software's container now runs ${image}`,
+          });
+        },
+      }),
     };
     if (!this.software) throw new Error(`the lab's nodes run nothing yet`);
     return nodeControl(name, wires, this.software);

@@ -42,6 +42,8 @@ export interface NodeWires {
   interfaces: readonly string[];
   /** Takes every link of the node away (a dead node) or brings them back, default routes included. */
   setLinks(up: boolean): Promise<void>;
+  /** Replaces the software's container by the upgrade image's while it is stopped (docker only). */
+  upgrade?(): Promise<void>;
   /** Reinstalls the node's default routes, which the kernel drops with a link that goes down. */
   restoreRoutes(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export function nodeControl(name: string, wires: NodeWires, software: NodeSoftwa
     },
     restart: async () => {
       await software.stop(name, 'SIGTERM');
+      await wires.upgrade?.();
       await software.start(name);
     },
     revive: async () => {

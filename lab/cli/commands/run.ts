@@ -44,7 +44,7 @@ export function registerRunCommand(program: Command): void {
     .option('--out <dir>', 'artifacts go to <dir>/<runId>/', 'reports/out')
     .option(
       '--peer <name...>',
-      'also run each scenario the peer can serve against it, side by side with lblab (netns: keepalived, frr, gobgp)',
+      'also run each scenario the peer can serve against it, side by side with lblab (netns, docker: keepalived, frr, gobgp)',
     )
     .option(
       '--seed <n>',
