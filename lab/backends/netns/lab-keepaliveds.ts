@@ -29,11 +29,34 @@ export class LabKeepaliveds implements LabNodeSoftware {
     private readonly o: Pick<UpOptions, 'timeline'> & { detached?: boolean },
   ) {}
 
-  /** Every node's keepalived, started together so the first election is the protocol's own. */
+  /**
+   * Every node's keepalived, started together so the first election is the protocol's own; returns once
+   * it has settled. Started together, several nodes can time out as BACKUP before any advert arrives
+   * and all become MASTER for a moment, each announcing the address; the one left holding it after the
+   * adverts sort it out does not announce again, so a client that asked during that moment would keep a
+   * loser's MAC. The lab is up once every address has had one master for a while.
+   */
   async startAll(): Promise<void> {
     const started = await Promise.allSettled(this.nodes.map((n) => this.start(n.name)));
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
+    await this.oneMasterEach();
+  }
+
+  private async oneMasterEach(withinMs = 10_000, stableMs = 500): Promise<void> {
+    const end = performance.now() + withinMs;
+    let since: number | undefined;
+    while (performance.now() < end) {
+      const holders = await Promise.all(this.addresses.map((a) => this.announcers(a)));
+      if (!holders.every((h) => h.length === 1)) since = undefined;
+      else if (performance.now() - (since ??= performance.now()) >= stableMs) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    this.o.timeline({
+      source: 'lab',
+      kind: 'lab',
+      message: `keepalived: not one master for every address within ${withinMs / 1000} s`,
+    });
   }
 
   has(name: string): boolean {
