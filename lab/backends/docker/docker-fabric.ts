@@ -94,22 +94,39 @@ class DockerFabric implements LabFabric {
   }
 
   /**
-   * A container of `image` sharing node `name`'s network namespace, as a speaker pod shares its node's:
-   * the speaker (or peer) runs from its image, the node's interfaces, addresses and echo server stay.
+   * What every container of the lab has: its own process only holds its namespaces (the lab starts
+   * programs into them), root for a user's `docker exec` (the image runs lblab as nobody), the run's
+   * labels, the runner's temporary directory at the same path (the lab's work files: configs, router
+   * work dirs, sockets, nft rulesets) and no capability beyond the network's.
    */
-  private async createSoftwareHost(name: string, image: string): Promise<ContainerHost> {
-    const container = await this.docker.createContainer({
-      name: `${containerName(this.runId, name)}-software`,
+  private containerSpec(name: string, host: string, image: string) {
+    return {
+      name,
       Image: image,
       Entrypoint: ['sleep', 'infinity'],
       Cmd: [],
       User: '0',
-      Labels: { [RUN_LABEL]: this.runId, [HOST_LABEL]: name },
+      Labels: { [RUN_LABEL]: this.runId, [HOST_LABEL]: host },
       HostConfig: {
-        NetworkMode: `container:${this.host(name).containerId}`,
         Binds: [`${tmpdir()}:${tmpdir()}`],
         CapDrop: ['ALL'],
-        CapAdd: ['NET_ADMIN', 'NET_RAW', 'NET_BIND_SERVICE'],
+        CapAdd: ['NET_ADMIN', 'NET_RAW'],
+      },
+    };
+  }
+
+  /**
+   * A container of `image` sharing node `name`'s network namespace, as a speaker pod shares its node's:
+   * the speaker (or peer) runs from its image, the node's interfaces, addresses and echo server stay.
+   */
+  private async createSoftwareHost(name: string, image: string): Promise<ContainerHost> {
+    const spec = this.containerSpec(`${containerName(this.runId, name)}-software`, name, image);
+    const container = await this.docker.createContainer({
+      ...spec,
+      HostConfig: {
+        ...spec.HostConfig,
+        NetworkMode: `container:${this.host(name).containerId}`,
+        CapAdd: [...spec.HostConfig.CapAdd, 'NET_BIND_SERVICE'],
       },
     });
     await container.start();
@@ -129,8 +146,8 @@ class DockerFabric implements LabFabric {
     const old = this.software.get(name);
     if (!old) throw new Error(`${name} has no software container to upgrade`);
     const [repository, tag] = this.o.image.split(':') as [string, string];
-    const upgraded = `${repository}:${tag.replace(new RegExp(`${UPGRADE_SUFFIX}$`), '')}${UPGRADE_SUFFIX}`;
-    await this.docker.getImage(this.o.image).tag({ repo: repository, tag: upgraded.split(':')[1]! });
+    const upgraded = `${repository}:${tag}${UPGRADE_SUFFIX}`;
+    await this.docker.getImage(this.o.image).tag({ repo: repository, tag: `${tag}${UPGRADE_SUFFIX}` });
     await old.killAll();
     await this.docker.getContainer(old.containerId).remove({ force: true });
     const fresh = await this.createSoftwareHost(name, upgraded);
@@ -140,28 +157,17 @@ class DockerFabric implements LabFabric {
 
   private async createHost(node: TopologyNode): Promise<void> {
     const [first, ...rest] = node.attachments;
+    const network = first ? this.network(first.segment) : undefined;
+    const spec = this.containerSpec(containerName(this.runId, node.name), node.name, this.o.image);
     const container = await this.docker.createContainer({
-      name: containerName(this.runId, node.name),
-      Image: this.o.image,
-      // The container's own process only holds its namespaces; the lab starts programs into them.
-      Entrypoint: ['sleep', 'infinity'],
-      Cmd: [],
+      ...spec,
       Hostname: node.name,
-      // The image runs lblab as nobody; a user's `docker exec` into a lab host wants root's tools.
-      User: '0',
-      Labels: { [RUN_LABEL]: this.runId, [HOST_LABEL]: node.name },
       HostConfig: {
-        NetworkMode: first ? this.network(first.segment).name : 'none',
-        // The lab's work files (configs, router work dirs, sockets, nft rulesets) are in the runner's
-        // temporary directory; the same path inside keeps every file's name one name.
-        Binds: [`${tmpdir()}:${tmpdir()}`],
-        CapDrop: ['ALL'],
-        CapAdd: ['NET_ADMIN', 'NET_RAW'],
+        ...spec.HostConfig,
+        NetworkMode: network ? network.name : 'none',
         Sysctls: node.kind === 'router' ? { ...hostSysctls, ...routerSysctls } : hostSysctls,
       },
-      NetworkingConfig: first
-        ? { EndpointsConfig: { [this.network(first.segment).name]: this.endpoint(first) } }
-        : {},
+      NetworkingConfig: network ? { EndpointsConfig: { [network.name]: this.endpoint(first!) } } : {},
     });
     for (const a of rest)
       await this.docker.getNetwork(this.network(a.segment).id).connect({
