@@ -23,7 +23,7 @@ table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: .9rem; }
 caption { text-align: left; font-weight: 600; padding: .2rem 0; caption-side: top; }
 th, td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: #eef1f5; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr:target { background: #fff3d6; }
 .status { font-weight: 700; padding: 0 .35rem; border-radius: 3px; }
 .status-pass { color: #14532d; background: #dcfce7; }
@@ -45,7 +45,7 @@ section.scenario { border-top: 3px solid var(--line); margin-top: 2.5rem; }
   figure, pre { break-inside: avoid; }
   tr, caption { break-inside: avoid; }
   thead { display: table-header-group; }
-  h2, h3 { break-after: avoid; }
+  h2, h3, caption, thead { break-after: avoid; }
   a { color: #0b3d91; text-decoration: underline; }
   a:focus { background: none; outline: none; }
   nav ol { columns: 2; }
