@@ -59,7 +59,7 @@ describe('lblab run --backend emulated', () => {
       2000,
     );
     expect(by.get('bgp: graceful restart rolling upgrade')!.measurements['lostProbes']).toBe(0);
-    expect((await readdir(runDir!)).sort()).toEqual(['junit.xml', 'report.md', 'result.json']);
+    expect((await readdir(runDir!)).sort()).toEqual(['junit.xml', 'report.html', 'report.md', 'result.json']);
     expect(await readFile(join(runDir!, 'report.md'), 'utf8')).toContain(
       'lblab run --backend emulated --seed 42',
     );

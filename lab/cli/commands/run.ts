@@ -129,7 +129,7 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   result = applyGates(result, gates.rules);
   await writeReports(dir, result);
   const code = exitCodeFor(result);
-  out.stdout(`report: ${join(dir, 'report.md')} (also result.json, junit.xml)`);
+  out.stdout(`report: ${join(dir, 'report.html')} (also report.md, result.json, junit.xml)`);
   out.stdout(
     `${backend.name === emulatedName ? 'replay' : 'rerun'}: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}`,
   );
