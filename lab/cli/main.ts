@@ -6,6 +6,7 @@ import { registerImagesCommands } from './commands/images.ts';
 import { registerLabCommands } from './commands/lab.ts';
 import { registerManifestsCommand } from './commands/manifests.ts';
 import { registerPcapCommands } from './commands/pcap.ts';
+import { registerReportParentForPdf } from './commands/report-pdf.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSpeakerCommand } from './commands/speaker.ts';
 import { exitCodes } from './exit-codes.ts';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerPcapCommands(program);
   registerManifestsCommand(program);
   registerImagesCommands(program);
+  registerReportParentForPdf(program);
   return program;
 }
 

@@ -14,6 +14,7 @@ import { createProgress } from '../../runner/progress.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
+import { writePdf } from './report-pdf.ts';
 
 const emulatedName = 'emulated';
 
@@ -25,6 +26,7 @@ export interface RunArgs {
   out: string;
   seed?: string;
   peer?: string[];
+  pdf?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -50,6 +52,7 @@ export function registerRunCommand(program: Command): void {
       '--seed <n>',
       'seed of the emulated network, printed on every run: replays an emulated run, and the emulated fidelity half of a real-network run',
     )
+    .option('--pdf', "also print report.pdf (Debian's chromium: LBLAB_CHROMIUM or /usr/bin/chromium)")
     .action(async (opts: RunArgs) => {
       process.exitCode = await run(opts, processOutput);
     });
@@ -130,9 +133,12 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   await writeReports(dir, result);
   const code = exitCodeFor(result);
   out.stdout(`report: ${join(dir, 'report.html')} (also report.md, result.json, junit.xml)`);
+  const pdf = args.pdf
+    ? await writePdf(join(dir, 'report.html'), join(dir, 'report.pdf'), runId, out, 'lblab run')
+    : exitCodes.ok;
   out.stdout(
     `${backend.name === emulatedName ? 'replay' : 'rerun'}: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}`,
   );
   out.stdout(code === 0 ? 'all gates passed' : code === 1 ? 'a gate failed' : 'a scenario errored');
-  return code;
+  return pdf === exitCodes.ok ? code : pdf; // the gates' verdict stands; a PDF that could not be printed is an error
 }
