@@ -54,7 +54,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option(
       '--repeat <n>',
-      `run each scenario n times (1..${maxRepeats}, default 1) on fresh labs, repeat k with a seed derived from the scenario's and k (repeat 1 keeps it); measurements become distributions (median, p95, min, max) and gates judge the median unless they name a statistic`,
+      `run each scenario n times (1..${maxRepeats}, default 1) on fresh labs, each repeat with a seed derived from the scenario's and its number (the first keeps the scenario's, so --repeat k with the same --seed replays repeats 1..k); measurements become distributions (median, p95, min, max), gated at the median unless a rule names a statistic`,
     )
     .action(async (opts: RunArgs) => {
       process.exitCode = await run(opts, processOutput);
