@@ -3,6 +3,7 @@ import { applyGates } from './apply-gates.ts';
 import { exitCodeFor } from './exit-code.ts';
 import type { GateRule } from './gates.ts';
 import type { RunResult, ScenarioResult } from './result.ts';
+import { repeatedRun } from './repeated-result.test-support.ts';
 import { sampleRun, scenario } from './sample-result.test-support.ts';
 
 const run = (...scenarios: ScenarioResult[]): RunResult => ({ ...sampleRun(), scenarios });
@@ -91,12 +92,40 @@ describe('applyGates', () => {
     });
   });
 
+  it('judges a repeated scenario on the statistic a rule names, the median by default, and says which', () => {
+    const crash = { ...outage, scenario: 'l2: node crash', threshold: 400 };
+    const out = applyGates(repeatedRun(), [
+      crash,
+      { ...crash, statistic: 'p95' },
+      { ...crash, statistic: 'min' },
+    ]);
+    expect(out.scenarios[0]?.gates.slice(1)).toEqual([
+      { name: 'outageMs', threshold: '< 400', value: 190, pass: true, statistic: 'median' },
+      { name: 'outageMs', threshold: '< 400', value: 420, pass: false, statistic: 'p95' },
+      { name: 'outageMs', threshold: '< 400', value: 175, pass: true, statistic: 'min' },
+    ]);
+    expect(out.scenarios[0]).toMatchObject({
+      status: 'fail',
+      reason: 'gate p95 of outageMs < 400 failed: 420',
+    });
+    // A scenario that ran once is judged on its one value, whatever statistic the rule names.
+    const once = applyGates(run(scenario({ name: 'l2: node crash', measurements: { outageMs: 420 } })), [
+      { ...crash, statistic: 'p95' },
+    ]);
+    expect(once.scenarios[0]?.gates).toEqual([
+      { name: 'outageMs', threshold: '< 400', value: 420, pass: false },
+    ]);
+  });
+
   it('does not change its input, and applying the same rules twice changes nothing more', () => {
     const input = sampleRun();
     const before = structuredClone(input);
     const once = applyGates(input, [outage, lost]);
     expect(input).toEqual(before);
     expect(applyGates(once, [outage, lost])).toEqual(once);
+    const p95 = { ...outage, statistic: 'p95' as const };
+    const repeated = applyGates(repeatedRun(), [outage, p95]);
+    expect(applyGates(repeated, [outage, p95])).toEqual(repeated);
   });
 });
 

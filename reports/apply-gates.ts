@@ -1,5 +1,5 @@
 /** Applies the gates file to a run: each scenario's gates are filled in and a failed gate fails the scenario. */
-import { evaluateGate } from './gate-condition.ts';
+import { evaluateGate, gateSubject } from './gate-condition.ts';
 import type { GateRule } from './gates.ts';
 import { globMatches } from './glob.ts';
 import type { GateResult, RunResult, ScenarioResult } from './result.ts';
@@ -18,7 +18,12 @@ function gateScenario(scenario: ScenarioResult, rules: readonly GateRule[]): Sce
   for (const rule of rules) {
     if (!globMatches(rule.scenario, scenario.name)) continue;
     if (rule.sut !== undefined && rule.sut !== scenario.sut) continue;
-    const gate = evaluateGate(rule.measurement, rule, scenario.measurements);
+    // A repeated scenario is judged on the statistic the rule names (the median unless it says).
+    const repeated = scenario.distributions && {
+      distributions: scenario.distributions,
+      statistic: rule.statistic ?? 'median',
+    };
+    const gate = evaluateGate(rule.measurement, rule, scenario.measurements, repeated);
     if (seen.has(key(gate))) continue;
     seen.add(key(gate));
     gates.push(gate);
@@ -30,10 +35,10 @@ function gateScenario(scenario: ScenarioResult, rules: readonly GateRule[]): Sce
 }
 
 function key(g: GateResult): string {
-  return `${g.name} ${g.threshold}`;
+  return `${gateSubject(g)} ${g.threshold}`;
 }
 
-/** `gate outageMs < 1000 failed: 1520` or `gate lostProbes = 0 failed: not measured`. */
+/** `gate outageMs < 1000 failed: 1520`, `gate p95 of outageMs < 500 failed: 730`, `... not measured`. */
 export function describeFailure(g: GateResult): string {
-  return `gate ${g.name} ${g.threshold} failed: ${g.value === null ? 'not measured' : g.value}`;
+  return `gate ${gateSubject(g)} ${g.threshold} failed: ${g.value === null ? 'not measured' : g.value}`;
 }

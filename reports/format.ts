@@ -54,11 +54,21 @@ export function replayLabel(result: Pick<RunResult, 'backend'>): string {
     : 'Rerun (the seed replays the emulated fidelity runs; real-network timings vary run to run)';
 }
 
-export function replayCommand(result: RunResult, scenario?: string, sut?: string): string {
+/**
+ * `repeat`: how many repeats to run (default: the run's). Repeat k's seed derives from the run's seed and
+ * k, so `--repeat K` replays repeats 1..K of a run exactly, the last being repeat K.
+ */
+export function replayCommand(
+  result: RunResult,
+  scenario?: string,
+  sut?: string,
+  repeat = result.repeat,
+): string {
   const args = ['lblab', 'run', '--backend', result.backend, '--seed', String(result.seed)];
   if (scenario !== undefined) args.push('--scenario', scenario);
   // A peer's run of a scenario comes from `--peer`; lblab's own runs alongside it.
   if (sut !== undefined && sut !== 'lblab') args.push('--peer', sut);
+  if (repeat !== undefined && repeat > 1) args.push('--repeat', String(repeat));
   return args.map(shellQuote).join(' ');
 }
 

@@ -61,6 +61,24 @@ describe('evaluateGate', () => {
     }
   });
 
+  it('reads the named statistic of a distribution when the scenario was repeated, and records it', () => {
+    const distributions = { outageMs: { median: 190, p95: 420, min: 175, max: 420, samples: [] } };
+    const c = { comparator: 'below', threshold: 400 } as const;
+    expect(evaluateGate('outageMs', c, { outageMs: 190 }, { distributions, statistic: 'p95' })).toEqual({
+      name: 'outageMs',
+      threshold: '< 400',
+      value: 420,
+      pass: false,
+      statistic: 'p95',
+    });
+    expect(evaluateGate('lostProbes', c, {}, { distributions, statistic: 'median' })).toMatchObject({
+      value: null,
+      pass: false,
+      statistic: 'median',
+    });
+    expect(evaluateGate('constructor', c, {}, { distributions, statistic: 'min' }).value).toBeNull();
+  });
+
   it('does not read inherited properties as measurements', () => {
     expect(evaluateGate('toString', { comparator: 'above', threshold: -1 }, {}).value).toBeNull();
   });

@@ -3,7 +3,7 @@
  * a scenario declares itself (`lab.gate('outageMs', { below: 1000 })`) are evaluated here, so both read
  * a threshold the same way.
  */
-import type { GateResult } from './result.ts';
+import type { Distribution, GateResult, Statistic } from './result.ts';
 
 export const comparators = ['below', 'atMost', 'above', 'atLeast', 'equals'] as const;
 export type Comparator = (typeof comparators)[number];
@@ -41,17 +41,37 @@ export function meets(value: number, c: GateCondition): boolean {
   }
 }
 
+/** "p95 of outageMs" when the gate judged a statistic of repeats, else the measurement's name. */
+export function gateSubject(g: Pick<GateResult, 'name' | 'statistic'>): string {
+  return g.statistic === undefined ? g.name : `${g.statistic} of ${g.name}`;
+}
+
 /**
  * A gate on one measurement. A measurement the scenario did not produce (or could not: NaN, Infinity,
  * which JSON cannot carry either) is null and fails: a gate that cannot be evaluated must not pass.
+ * `repeated`: the scenario ran several times, and the gate judges that statistic of its distribution.
  */
 export function evaluateGate(
   measurement: string,
   c: GateCondition,
   measurements: Readonly<Record<string, number>>,
+  repeated?: { distributions: Readonly<Record<string, Distribution>>; statistic: Statistic },
 ): GateResult {
   // Own properties only: a measurement called "constructor" must not read Object.prototype.
-  const raw = Object.hasOwn(measurements, measurement) ? measurements[measurement] : undefined;
+  const raw = repeated
+    ? Object.hasOwn(repeated.distributions, measurement)
+      ? repeated.distributions[measurement]![repeated.statistic]
+      : undefined
+    : Object.hasOwn(measurements, measurement)
+      ? measurements[measurement]
+      : undefined;
   const value = raw !== undefined && Number.isFinite(raw) ? raw : null;
-  return { name: measurement, threshold: thresholdText(c), value, pass: value !== null && meets(value, c) };
+  const gate: GateResult = {
+    name: measurement,
+    threshold: thresholdText(c),
+    value,
+    pass: value !== null && meets(value, c),
+  };
+  if (repeated) gate.statistic = repeated.statistic;
+  return gate;
 }

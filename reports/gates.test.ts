@@ -22,6 +22,7 @@ gates:
   - { scenario: b, measurement: m, above: -2 }
   - { scenario: c, measurement: m, atLeast: 0x10 }
   - { scenario: d, measurement: lostProbes, equals: 0 }
+  - { scenario: e, measurement: outageMs, below: 500, statistic: p95 }
 `);
     expect(rules).toEqual([
       { scenario: 'l2: *', measurement: 'outageMs', comparator: 'below', threshold: 1000, sut: 'lblab' },
@@ -29,6 +30,7 @@ gates:
       { scenario: 'b', measurement: 'm', comparator: 'above', threshold: -2 },
       { scenario: 'c', measurement: 'm', comparator: 'atLeast', threshold: 16 },
       { scenario: 'd', measurement: 'lostProbes', comparator: 'equals', threshold: 0 },
+      { scenario: 'e', measurement: 'outageMs', comparator: 'below', threshold: 500, statistic: 'p95' },
     ]);
   });
 
@@ -55,6 +57,16 @@ gates:
     ],
     [rule('    below: 1\n    sut: 7\n'), 'gates[0].sut', 'must be a non-empty string: such as lblab'],
     [
+      rule('    below: 1\n    statistic: p99\n'),
+      'gates[0].statistic',
+      'must be one of median, p95, min, max, not the string "p99"',
+    ],
+    [
+      rule('    below: 1\n    statistic: 95\n'),
+      'gates[0].statistic',
+      'must be one of median, p95, min, max, not a number',
+    ],
+    [
       'gates:\n  - { measurement: m, below: 1 }',
       'gates[0].scenario',
       'is required: a glob on scenario names such as "l2: *"',
@@ -74,7 +86,7 @@ gates:
       ['["my gates"]', 'unknown field (a gates file has only `gates`)'],
       [
         'gates[0].bellow',
-        'unknown field (a gate has scenario, measurement, sut, below, atMost, above, atLeast, equals)',
+        'unknown field (a gate has scenario, measurement, sut, statistic, below, atMost, above, atLeast, equals)',
       ],
       ['gates[0]', 'needs one comparator: below, atMost, above, atLeast, equals'],
     ]);

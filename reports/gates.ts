@@ -8,10 +8,12 @@
  *       measurement: outageMs
  *       below: 1000              # or atMost, above, atLeast, equals
  *       sut: lblab               # optional: only this system under test
+ *       statistic: p95           # optional, for `--repeat N`: median (default), p95, min or max
  */
 import { parseAllDocuments, type YAMLError } from 'yaml';
 import { joinPath, type ConfigIssue } from '../core/config/issues.ts';
 import { comparators, type GateCondition } from './gate-condition.ts';
+import { statistics, type Statistic } from './result.ts';
 
 export interface GateRule extends GateCondition {
   /** Glob on scenario names; every matching rule applies. */
@@ -19,11 +21,13 @@ export interface GateRule extends GateCondition {
   measurement: string;
   /** When set, the rule applies only to scenarios run against this system under test. */
   sut?: string;
+  /** Which statistic of a repeated measurement the rule judges; absent: the median. */
+  statistic?: Statistic;
 }
 
 export type GatesParse = { ok: true; rules: GateRule[] } | { ok: false; errors: ConfigIssue[] };
 
-const ruleFields = ['scenario', 'measurement', 'sut', ...comparators];
+const ruleFields = ['scenario', 'measurement', 'sut', 'statistic', ...comparators];
 
 /** `file` is the name errors repeat (as the user gave it); `text` its contents. */
 export function parseGates(file: string, text: string): GatesParse {
@@ -80,6 +84,10 @@ function readRule(item: unknown, path: string, error: Report): GateRule | undefi
   const scenario = readString(item, 'scenario', path, error, 'a glob on scenario names such as "l2: *"');
   const measurement = readString(item, 'measurement', path, error, 'a measurement name such as outageMs');
   const sut = item['sut'] === undefined ? undefined : readString(item, 'sut', path, error, 'such as lblab');
+  const statistic = item['statistic'];
+  const knownStatistic = statistics.find((s) => s === statistic);
+  if (statistic !== undefined && knownStatistic === undefined)
+    error(joinPath(path, 'statistic'), `must be one of ${statistics.join(', ')}, not ${describe(statistic)}`);
 
   const given = comparators.filter((c) => item[c] !== undefined);
   if (given.length === 0) error(path, `needs one comparator: ${comparators.join(', ')}`);
@@ -98,6 +106,7 @@ function readRule(item: unknown, path: string, error: Report): GateRule | undefi
   if (typeof threshold !== 'number') return undefined;
   const rule: GateRule = { scenario, measurement, comparator, threshold };
   if (sut !== undefined) rule.sut = sut;
+  if (knownStatistic !== undefined) rule.statistic = knownStatistic;
   return rule;
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyGates } from './apply-gates.ts';
 import { renderJson } from './json.ts';
 import type { RunResult } from './result.ts';
+import { repeatedRun } from './repeated-result.test-support.ts';
 import { sampleRun } from './sample-result.test-support.ts';
 
 const gated = () =>
@@ -95,5 +96,58 @@ describe('renderJson', () => {
       '"startedAt"',
       '"durationMs"',
     ]);
+  });
+
+  it('gives probe series, repeats and distributions their own stable place and shape', () => {
+    const result = applyGates(repeatedRun(), [
+      { scenario: 'l2: *', measurement: 'outageMs', comparator: 'below', threshold: 400, statistic: 'p95' },
+    ]);
+    const text = renderJson(result);
+    expect(JSON.parse(text)).toEqual(result);
+    expect(renderJson(reversedKeys(result) as RunResult)).toBe(text);
+    const parsed = JSON.parse(text) as RunResult;
+    expect(Object.keys(parsed).slice(-2)).toEqual(['scenarios', 'repeat']);
+    const s = parsed.scenarios[0]!;
+    expect(Object.keys(s)).toEqual([
+      'name',
+      'topology',
+      'sut',
+      'status',
+      'reason',
+      'measurements',
+      'gates',
+      'steps',
+      'timeline',
+      'probes',
+      'durationMs',
+      'repeats',
+      'distributions',
+      'shownRepeat',
+    ]);
+    expect(Object.keys(s.probes![0]!)).toEqual([
+      'client',
+      'target',
+      'startedAtMs',
+      'intervalMs',
+      'sent',
+      'received',
+      'lost',
+      'outageMs',
+      'runs',
+      'gaps',
+    ]);
+    expect(Object.keys(s.probes![0]!.gaps[0]!)).toEqual([
+      'atMs',
+      'gapMs',
+      'lostProbes',
+      'serverBefore',
+      'serverAfter',
+    ]);
+    expect(Object.keys(s.repeats![0]!)).toEqual(['seed', 'status', 'measurements', 'durationMs']);
+    expect(Object.keys(s.distributions!)).toEqual(['lostProbes', 'outageMs']);
+    expect(Object.keys(s.distributions!['outageMs']!)).toEqual(['median', 'p95', 'min', 'max', 'samples']);
+    expect(Object.keys(s.gates[1]!)).toEqual(['name', 'threshold', 'value', 'pass', 'statistic']);
+    // Compact: a 4000-probe series is two runs and one gap, not 4000 rows.
+    expect(text.split('\n').length).toBeLessThan(200);
   });
 });

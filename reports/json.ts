@@ -3,7 +3,18 @@
  * field added later by name, so the same result always gives the same bytes and two runs with one seed
  * differ only where the run itself differs (runId, startedAt, durations, commit).
  */
-import type { GateResult, RunResult, ScenarioResult, StepResult, TimelineEvent } from './result.ts';
+import type {
+  Distribution,
+  GateResult,
+  ProbeGap,
+  ProbeSeries,
+  RepeatResult,
+  RunResult,
+  ScenarioResult,
+  ServedRun,
+  StepResult,
+  TimelineEvent,
+} from './result.ts';
 
 const runKeys = [
   'schemaVersion',
@@ -15,6 +26,7 @@ const runKeys = [
   'durationMs',
   'scenarios',
   'emulated',
+  'repeat',
 ] as const satisfies readonly (keyof RunResult)[];
 const scenarioKeys = [
   'name',
@@ -26,9 +38,53 @@ const scenarioKeys = [
   'gates',
   'steps',
   'timeline',
+  'probes',
   'durationMs',
+  'repeats',
+  'distributions',
+  'shownRepeat',
 ] as const satisfies readonly (keyof ScenarioResult)[];
-const gateKeys = ['name', 'threshold', 'value', 'pass'] as const satisfies readonly (keyof GateResult)[];
+const gateKeys = [
+  'name',
+  'threshold',
+  'value',
+  'pass',
+  'statistic',
+] as const satisfies readonly (keyof GateResult)[];
+const seriesKeys = [
+  'client',
+  'target',
+  'startedAtMs',
+  'intervalMs',
+  'sent',
+  'received',
+  'lost',
+  'outageMs',
+  'runs',
+  'gaps',
+] as const satisfies readonly (keyof ProbeSeries)[];
+const runKeysOfSeries = ['server', 'firstSeq', 'lastSeq'] as const satisfies readonly (keyof ServedRun)[];
+const gapKeys = [
+  'atMs',
+  'gapMs',
+  'lostProbes',
+  'serverBefore',
+  'serverAfter',
+] as const satisfies readonly (keyof ProbeGap)[];
+const repeatKeys = [
+  'seed',
+  'status',
+  'reason',
+  'measurements',
+  'durationMs',
+] as const satisfies readonly (keyof RepeatResult)[];
+const distributionKeys = [
+  'median',
+  'p95',
+  'min',
+  'max',
+  'samples',
+] as const satisfies readonly (keyof Distribution)[];
 const stepKeys = ['name', 'status', 'durationMs', 'message'] as const satisfies readonly (keyof StepResult)[];
 const eventKeys = ['atMs', 'source', 'kind', 'message'] as const satisfies readonly (keyof TimelineEvent)[];
 
@@ -38,6 +94,22 @@ export function renderJson(result: RunResult): string {
       gates: (gates) => gates.map((g) => ordered(g, gateKeys)),
       steps: (steps) => steps.map((st) => ordered(st, stepKeys)),
       timeline: (events) => events.map((e) => ordered(e, eventKeys)),
+      probes: (series) =>
+        series?.map((p) =>
+          ordered(p, seriesKeys, {
+            runs: (runs) => runs.map((r) => ordered(r, runKeysOfSeries)),
+            gaps: (gaps) => gaps.map((g) => ordered(g, gapKeys)),
+          }),
+        ),
+      repeats: (repeats) => repeats?.map((r) => ordered(r, repeatKeys)),
+      // Distributions by measurement name, each in its own order.
+      distributions: (byName) =>
+        byName &&
+        Object.fromEntries(
+          Object.keys(byName)
+            .sort()
+            .map((m) => [m, ordered(byName[m]!, distributionKeys)]),
+        ),
     });
   const canonical = ordered(result, runKeys, {
     scenarios: (list) => list.map(scenario),

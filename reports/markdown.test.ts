@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyGates } from './apply-gates.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { RunResult } from './result.ts';
+import { repeatedRun } from './repeated-result.test-support.ts';
 import { sampleRun, scenario } from './sample-result.test-support.ts';
 
 const report = () =>
@@ -132,5 +133,51 @@ describe('renderMarkdown', () => {
   it('is deterministic and ends with exactly one newline', () => {
     expect(report()).toBe(report());
     expect(report().endsWith('lacks\n')).toBe(true);
+  });
+});
+
+describe('renderMarkdown of a repeated run', () => {
+  const p95 = { scenario: 'l2: *', measurement: 'outageMs', comparator: 'below', threshold: 400 } as const;
+  const text = () => renderMarkdown(applyGates(repeatedRun(), [{ ...p95, statistic: 'p95' }]));
+
+  it('shows medians with their p95 and the repeat count in the summary', () => {
+    const lines = text().split('\n');
+    const start = lines.indexOf('## Summary');
+    expect(lines.slice(start + 2, start + 7)).toEqual([
+      'Figures are medians over the repeats, with the p95 beside them.',
+      '',
+      '| Scenario | SUT | Status | N | Outage | Lost probes | Detection | Failover | Convergence |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| l2: node crash | lblab | FAIL | 5 | 190 ms (p95 420 ms) | 189 (p95 419) | — | — | — |',
+    ]);
+  });
+
+  it('lists the distribution of each measurement, names the shown repeat and its seed, and how to replay it', () => {
+    const t = text();
+    expect(t).toContain(
+      [
+        '### Measurements over 5 repeats',
+        '',
+        '| Measurement | Median | p95 | Min | Max | n |',
+        '| --- | ---: | ---: | ---: | ---: | ---: |',
+        '| outageMs | 190 ms | 420 ms | 175 ms | 420 ms | 5 |',
+        '| lostProbes | 189 | 419 | 174 | 419 | 5 |',
+      ].join('\n'),
+    );
+    expect(t).toContain(
+      'Steps and timeline below are from repeat 2 of 5 (seed `1001`), the one with the longest outage.',
+    );
+    expect(t).toContain(
+      "```sh\nlblab run --backend emulated --seed 42 --scenario 'l2: node crash' --repeat 2\n```",
+    );
+    // The whole run replays with its repeat count.
+    expect(t).toContain('```sh\nlblab run --backend emulated --seed 42 --repeat 5\n```');
+  });
+
+  it('says which statistic each gate judged', () => {
+    const t = text();
+    expect(t).toContain('| max of outageMs | \\< 1000 | 420 | PASS |');
+    expect(t).toContain('| p95 of outageMs | \\< 400 | 420 | FAIL |');
+    expect(t).toContain('**Reason:** gate p95 of outageMs \\< 400 failed: 420');
   });
 });

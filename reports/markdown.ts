@@ -15,6 +15,7 @@ import {
   statusMarker,
   verdict,
 } from './format.ts';
+import { gateSubject } from './gate-condition.ts';
 import { code, codeBlock, table, text } from './markdown-text.ts';
 import type { RunResult, ScenarioResult } from './result.ts';
 import { highlights } from './timeline-highlights.ts';
@@ -56,20 +57,28 @@ function header(result: RunResult): string[] {
 }
 
 function summary(result: RunResult): string[] {
+  // Repeated runs add how many repeats each scenario had (N); the figures are then medians with their p95.
+  const repeated = result.repeat !== undefined;
   const rows = result.scenarios.map((s) => [
     text(s.name),
     text(s.sut),
     statusMarker(s.status),
+    ...(repeated ? [s.repeats === undefined ? none : String(s.repeats.length)] : []),
     ...keyFigures.map(({ measurement }) => figure(s, measurement)),
   ]);
-  const header = ['Scenario', 'SUT', 'Status', ...keyFigures.map((f) => f.label)];
-  const figureColumns = keyFigures.map((_, i) => 3 + i);
-  return ['## Summary', '', ...table(header, rows, figureColumns), ''];
+  const lead = repeated ? ['Scenario', 'SUT', 'Status', 'N'] : ['Scenario', 'SUT', 'Status'];
+  const header = [...lead, ...keyFigures.map((f) => f.label)];
+  const numberColumns = header.map((_, i) => i).filter((i) => i >= 3);
+  const note = repeated ? ['Figures are medians over the repeats, with the p95 beside them.', ''] : [];
+  return ['## Summary', '', ...note, ...table(header, rows, numberColumns), ''];
 }
 
 function figure(s: ScenarioResult, measurement: string): string {
   const v = s.measurements[measurement];
-  return v === undefined ? none : formatMeasurement(measurement, v);
+  if (v === undefined) return none;
+  const d = s.distributions?.[measurement];
+  const median = formatMeasurement(measurement, v);
+  return d === undefined ? median : `${median} (p95 ${formatMeasurement(measurement, d.p95)})`;
 }
 
 function comparisons(result: RunResult): string[] {
@@ -125,7 +134,13 @@ function scenarioSection(result: RunResult, s: ScenarioResult): string[] {
     '',
   ];
   if (s.reason !== undefined) lines.push(`**Reason:** ${text(s.reason)}`, '');
-  lines.push(...measurementsTable(s), ...gatesTable(s), ...stepsTable(s), ...timelineTable(s));
+  lines.push(
+    ...(s.distributions === undefined ? measurementsTable(s) : distributionsTable(s)),
+    ...shownRepeat(result, s),
+    ...gatesTable(s),
+    ...stepsTable(s),
+    ...timelineTable(s),
+  );
   if (s.status !== 'pass')
     lines.push(
       `${result.backend === 'emulated' ? 'Replay' : 'Rerun'} this scenario:`,
@@ -143,10 +158,50 @@ function measurementsTable(s: ScenarioResult): string[] {
   return ['### Measurements', '', ...table(['Measurement', 'Value'], rows, [1]), ''];
 }
 
+/** Every measurement of a repeated scenario over its repeats. */
+function distributionsTable(s: ScenarioResult): string[] {
+  const distributions = s.distributions ?? {};
+  const names = measurementOrder(s.measurements);
+  if (names.length === 0) return ['No measurements.', ''];
+  const rows = names.flatMap((m) => {
+    const d = distributions[m];
+    if (d === undefined) return [];
+    const f = (v: number) => formatMeasurement(m, v);
+    return [[text(m), f(d.median), f(d.p95), f(d.min), f(d.max), String(d.samples.length)]];
+  });
+  const header = ['Measurement', 'Median', 'p95', 'Min', 'Max', 'n'];
+  return [
+    `### Measurements over ${s.repeats?.length ?? 0} repeats`,
+    '',
+    ...table(header, rows, [1, 2, 3, 4, 5]),
+    '',
+  ];
+}
+
+/** Which repeat the steps and timeline come from, why, and the command that runs it again. */
+function shownRepeat(result: RunResult, s: ScenarioResult): string[] {
+  const shown = s.shownRepeat === undefined ? undefined : s.repeats?.[s.shownRepeat];
+  if (s.shownRepeat === undefined || shown === undefined) return [];
+  const n = s.shownRepeat + 1;
+  const why =
+    shown.status === 'fail' || shown.status === 'error'
+      ? 'the first that did not pass'
+      : shown.measurements['outageMs'] !== undefined
+        ? 'the one with the longest outage'
+        : 'the first';
+  return [
+    `Steps and timeline below are from repeat ${n} of ${s.repeats!.length} (seed ${code(String(shown.seed))}), ${why}. ` +
+      `Repeat seeds derive from the run's seed, the scenario and the repeat's number, so this runs repeats 1 to ${n} again, the last being this one:`,
+    '',
+    ...codeBlock(replayCommand(result, s.name, s.sut, n), 'sh'),
+    '',
+  ];
+}
+
 function gatesTable(s: ScenarioResult): string[] {
   if (s.gates.length === 0) return ['No gates.', ''];
   const rows = s.gates.map((g) => [
-    text(g.name),
+    text(gateSubject(g)),
     text(g.threshold),
     g.value === null ? 'not measured' : formatNumber(g.value),
     g.pass ? 'PASS' : 'FAIL',

@@ -35,6 +35,32 @@ describe('summarise', () => {
       { server: 'n1', replies: 3 },
       { server: 'n2', replies: 2 },
     ]);
+    expect(s.runs).toEqual([
+      { server: 'n1', firstSeq: 0, lastSeq: 2 },
+      { server: 'n2', firstSeq: 60, lastSeq: 61 },
+    ]);
+  });
+
+  it('splits served-by runs at a lost probe and at a change of server, whatever order replies came in', () => {
+    // n1 answers 0-3 but 2 is lost; n2 takes over at 4 with no loss; 6 arrives before 5.
+    const replies = [
+      reply(0, 0, 'n1'),
+      reply(1, 5, 'n1'),
+      reply(3, 15, 'n1'),
+      reply(4, 20, 'n2'),
+      reply(6, 29, 'n2'),
+      reply(5, 30, 'n2'),
+    ];
+    const s = summarise(8, replies, 25, 5);
+    expect(s.runs).toEqual([
+      { server: 'n1', firstSeq: 0, lastSeq: 1 },
+      { server: 'n1', firstSeq: 3, lastSeq: 3 },
+      { server: 'n2', firstSeq: 4, lastSeq: 6 },
+    ]);
+    // Between the runs lie exactly the lost probes (2, and 7 at the end).
+    const answered = s.runs.reduce((n, r) => n + r.lastSeq - r.firstSeq + 1, 0);
+    expect(s.sent - answered).toBe(s.lost);
+    expect(summarise(5, [], 25, 5).runs).toEqual([]);
   });
 
   it('reports no outage and no loss when every probe came back', () => {

@@ -1,3 +1,4 @@
+import type { ServedRun } from '../../reports/result.ts';
 import type { Echo } from './echo-protocol.ts';
 
 /** One bounded probe run, the same on a real host (prober.ts) and on an emulated one (lab/sim). */
@@ -38,6 +39,11 @@ export interface ProbeSummary {
   gaps: Gap[];
   /** Which servers answered, in order of first reply, with the count of replies each. */
   servers: { server: string; replies: number }[];
+  /**
+   * Who answered which probes, by sequence number: the whole series in a few runs (a report draws the
+   * replies from them), where a per-probe list would be thousands of rows.
+   */
+  runs: ServedRun[];
 }
 
 /**
@@ -84,5 +90,17 @@ export function summarise(
     outageMs,
     gaps,
     servers: [...servers].map(([server, replies]) => ({ server, replies })),
+    runs: servedRuns(unique.map((r) => r.echo)),
   };
+}
+
+/** Answered probes as runs of consecutive sequence numbers from one server. */
+export function servedRuns(echoes: readonly Pick<Echo, 'seq' | 'server'>[]): ServedRun[] {
+  const runs: ServedRun[] = [];
+  for (const { seq, server } of [...echoes].sort((a, b) => a.seq - b.seq)) {
+    const last = runs.at(-1);
+    if (last?.server === server && last.lastSeq === seq - 1) last.lastSeq = seq;
+    else runs.push({ server, firstSeq: seq, lastSeq: seq });
+  }
+  return runs;
 }

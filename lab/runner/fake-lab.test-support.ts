@@ -17,6 +17,7 @@ export class FakeLab implements RunningLab {
     outageMs: 10,
     gaps: [],
     servers: [{ server: 'n1', replies: 10 }],
+    runs: [{ server: 'n1', firstSeq: 0, lastSeq: 9 }],
   };
   downCalls = 0;
   /** What `nexthops` answers: the router's ECMP set. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Topology } from '../model/topology.ts';
 import type { Backend, Capability } from './backend.ts';
 import { FakeLab } from './fake-lab.test-support.ts';
+import { repeatSeed } from './repeats.ts';
 import { runSuite, scenarioSeed } from './run-suite.ts';
 import { scenario } from './scenario.ts';
 
@@ -128,5 +129,74 @@ describe('runSuite with a peer', () => {
     ]);
     expect(result.scenarios[1]!.measurements).toEqual({ outageMs: 1500 });
     expect(suts).toEqual(['lblab', 'vrrp']);
+  });
+});
+
+describe('runSuite with --repeat', () => {
+  it('runs each scenario and each peer run N times on fresh labs, seeds derived per repeat, and says so', async () => {
+    const labs: FakeLab[] = [];
+    const seeds: number[] = [];
+    const fake = { ...backend(labs, seeds), peers: new Map([['vrrp', ['l2'] as const]]) };
+    const lines: string[] = [];
+    const crash = scenario('crash', { needs: ['l2'] }, async (lab) => {
+      // An outage the seed decides, as a real lab's timing would vary.
+      lab.measure('outageMs', Math.round(lab.random() * 1000));
+      lab.gate('outageMs', { below: 2000 });
+      await lab.client('c1').probe('198.18.0.192', { ratePps: 10, seconds: 1 });
+    });
+    const result = await runSuite({
+      backend: fake,
+      topologies: async () => topology,
+      defaultTopology: 't.yaml',
+      seed: 9,
+      runId: 'r',
+      progress: {
+        ...quiet,
+        repeatStarted: (i, n) => lines.push(`start ${i + 1}/${n}`),
+        repeatEnded: (l) => lines.push(l),
+      },
+      scenarios: [crash, { ...crash, sut: 'vrrp' }],
+      repeat: 3,
+    });
+    const base = scenarioSeed(9, 'crash');
+    const expected = [0, 1, 2].map((i) => repeatSeed(base, i));
+    expect(seeds).toEqual([...expected, ...expected]);
+    expect(labs.every((l) => l.downCalls === 1)).toBe(true);
+    expect(result.repeat).toBe(3);
+    const [own, peer] = result.scenarios;
+    expect(own!.repeats?.map((r) => r.seed)).toEqual(expected);
+    expect(own!.distributions?.['outageMs']?.samples).toHaveLength(3);
+    expect(own!.measurements['outageMs']).toBe(own!.distributions?.['outageMs']?.median);
+    // The shown repeat's probes are kept; each repeat had its own lab and series.
+    expect(own!.probes).toHaveLength(1);
+    expect(own!.gates.map((g) => g.statistic)).toEqual(['max']);
+    expect(peer!.repeats).toHaveLength(3);
+    expect(peer!.gates).toEqual([]);
+    expect(lines[0]).toBe('start 1/3');
+    expect(lines[1]).toMatch(new RegExp(`^    repeat 1/3 \\(seed ${base}\\): PASS outageMs \\d+$`));
+    expect(lines.filter((l) => l.startsWith('start'))).toEqual([
+      'start 1/3',
+      'start 2/3',
+      'start 3/3',
+      'start 1/3',
+      'start 2/3',
+      'start 3/3',
+    ]);
+  });
+
+  it('runs once by default: no repeats, distributions or repeat count in the result', async () => {
+    const result = await runSuite({
+      backend: backend([], []),
+      topologies: async () => topology,
+      defaultTopology: 't.yaml',
+      seed: 9,
+      runId: 'r',
+      progress: quiet,
+      scenarios: [scenario('once', {}, async (lab) => lab.measure('outageMs', 5))],
+    });
+    expect(result.repeat).toBeUndefined();
+    expect(Object.keys(result.scenarios[0]!).filter((k) => /repeat|distributions|probes/i.test(k))).toEqual(
+      [],
+    );
   });
 });

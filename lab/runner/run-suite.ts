@@ -8,6 +8,7 @@ import type { Topology } from '../model/topology.ts';
 import type { Backend } from './backend.ts';
 import { CheckFailedError } from './checks.ts';
 import type { Progress } from './progress.ts';
+import { aggregateRepeats, repeatSeed, type RepeatRun } from './repeats.ts';
 import type { Scenario } from './scenario.ts';
 import { ScenarioLab } from './scenario-lab.ts';
 
@@ -22,6 +23,8 @@ export interface SuiteOptions {
   progress: Progress;
   /** The run's report directory: each scenario's lab may keep files in `<dir>/<scenario slug>/`. */
   artifactsDir?: string;
+  /** `--repeat N`: each scenario runs N times, each on a fresh lab with its own seed (default 1). */
+  repeat?: number;
 }
 
 /**
@@ -48,8 +51,11 @@ export async function runSuite(o: SuiteOptions): Promise<RunResult> {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     scenarios,
+    ...(repeatCount(o) > 1 && { repeat: repeatCount(o) }),
   };
 }
+
+const repeatCount = (o: SuiteOptions) => o.repeat ?? 1;
 
 async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult> {
   const started = Date.now();
@@ -89,12 +95,6 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
       durationMs: 0,
     };
   }
-  const timeline: TimelineEvent[] = [];
-  let now = () => 0;
-  const note = ({ atMs, ...e }: Omit<TimelineEvent, 'atMs'> & { atMs?: number }) => {
-    timeline.push({ atMs: Math.round((atMs ?? now()) * 1000) / 1000, ...e });
-    if (e.kind === 'step' || e.kind === 'fault') o.progress.step(e.message);
-  };
   let topology: Topology;
   try {
     topology = await o.topologies(topologyPath);
@@ -103,14 +103,44 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
   }
   // Each scenario's seed derives from the run's and its name, so running it alone (--scenario) replays it.
   const seed = scenarioSeed(o.seed, s.name);
+  const n = repeatCount(o);
+  const dir =
+    o.artifactsDir === undefined
+      ? undefined
+      : join(o.artifactsDir, slug(s.sut === ownSut ? s.name : `${s.name} ${s.sut}`));
+  if (n === 1) return (await runOnce(s, o, base, topology, seed, dir)).result;
+  const runs: RepeatRun[] = [];
+  for (let i = 0; i < n; i++) {
+    o.progress.repeatStarted?.(i, n);
+    const run = await runOnce(s, o, base, topology, repeatSeed(seed, i), dir && join(dir, `repeat-${i}`));
+    runs.push(run);
+    o.progress.repeatEnded?.(`    repeat ${i + 1}/${n} (seed ${run.seed}): ${outcome(run.result)}`);
+  }
+  return aggregateRepeats(runs, s.sut === ownSut);
+}
+
+/** One run of a scenario on a fresh lab. */
+async function runOnce(
+  s: Scenario,
+  o: SuiteOptions,
+  base: Pick<ScenarioResult, 'name' | 'topology' | 'sut'>,
+  topology: Topology,
+  seed: number,
+  artifactsDir: string | undefined,
+): Promise<RepeatRun> {
+  const started = Date.now();
+  const timeline: TimelineEvent[] = [];
+  let now = () => 0;
+  const note = ({ atMs, ...e }: Omit<TimelineEvent, 'atMs'> & { atMs?: number }) => {
+    timeline.push({ atMs: Math.round((atMs ?? now()) * 1000) / 1000, ...e });
+    if (e.kind === 'step' || e.kind === 'fault') o.progress.step(e.message);
+  };
   const lab = await o.backend.up(topology, {
     seed,
     runId: o.runId,
     timeline: note,
     sut: s.sut,
-    ...(o.artifactsDir !== undefined && {
-      artifactsDir: join(o.artifactsDir, slug(s.sut === ownSut ? s.name : `${s.name} ${s.sut}`)),
-    }),
+    ...(artifactsDir !== undefined && { artifactsDir }),
   });
   now = () => lab.now();
   const slab = new ScenarioLab(lab, note, seed);
@@ -130,7 +160,8 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
   } finally {
     await lab.down();
   }
-  return {
+  const probes = [...slab.probes].sort((a, b) => a.startedAtMs - b.startedAtMs);
+  const result: ScenarioResult = {
     ...base,
     status,
     ...(reason !== undefined && { reason }),
@@ -140,7 +171,9 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
     // Events noted after the fact (outage gaps) go where they happened.
     timeline: timeline.sort((a, b) => a.atMs - b.atMs),
     durationMs: Date.now() - started,
+    ...(probes.length > 0 && { probes }),
   };
+  return { seed, result, declaredGates: s.sut === ownSut ? slab.declaredGates : [] };
 }
 
 /** FNV-1a of the name mixed into the run seed. */
@@ -165,14 +198,24 @@ function reasonOf(r: true | string | undefined): string {
 }
 
 function summaryLine(r: ScenarioResult): string {
+  const tail = r.status === 'pass' ? figures(r) : (r.reason ?? '');
+  const of = r.repeats ? ` (median of ${r.repeats.length} repeats)` : '';
+  return `  ${r.status.toUpperCase().padEnd(14)} ${r.name}${tail ? `: ${tail}${r.status === 'pass' ? of : ''}` : ''}`;
+}
+
+/** "PASS outageMs 180, lostProbes 180" or "FAIL <reason>": how one repeat went. */
+function outcome(r: ScenarioResult): string {
+  const tail = r.status === 'pass' ? figures(r) : (r.reason ?? '');
+  return `${r.status.toUpperCase()}${tail ? ` ${tail}` : ''}`;
+}
+
+function figures(r: ScenarioResult): string {
   const m = r.measurements;
-  const figures = keyFigures
+  return keyFigures
     .map((f) => f.measurement)
     .filter((k) => m[k] !== undefined)
     .map((k) => `${k} ${m[k]}`)
     .join(', ');
-  const tail = r.status === 'pass' ? figures : (r.reason ?? '');
-  return `  ${r.status.toUpperCase().padEnd(14)} ${r.name}${tail ? `: ${tail}` : ''}`;
 }
 
 function currentCommit(): string {

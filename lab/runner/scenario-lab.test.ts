@@ -78,6 +78,7 @@ describe('scenario DSL', () => {
       outageMs: 301,
       gaps: [{ gapMs: 301, lastSeqBefore: 1000, firstSeqAfter: 1300, serverBefore: 'n1', serverAfter: 'n2' }],
       servers: [],
+      runs: [],
     };
     const probe = lab.client('c1').probe('198.18.0.192', { ratePps: 1000, seconds: 4 });
     await lab.sleep(1000);
@@ -91,6 +92,40 @@ describe('scenario DSL', () => {
     expect(outage?.message).toContain(
       'no replies from 198.18.0.192 for 301 ms (probes 1000..1300; served by n1, then n2)',
     );
+  });
+
+  it('keeps each probe call as a series on the scenario clock: served-by runs, and gaps with their lost probes', async () => {
+    const { lab, fake, timeline } = setup();
+    await lab.sleep(500);
+    const runs = [
+      { server: 'n1', firstSeq: 0, lastSeq: 99 },
+      { server: 'n2', firstSeq: 130, lastSeq: 399 },
+    ];
+    const gap = {
+      gapMs: 150.5,
+      lastSeqBefore: 99,
+      firstSeqAfter: 130,
+      serverBefore: 'n1',
+      serverAfter: 'n2',
+    };
+    fake.nextProbe = { sent: 400, received: 370, lost: 30, outageMs: 150.5, gaps: [gap], servers: [], runs };
+    await lab.client('c1').probe('198.18.0.192', { ratePps: 200, seconds: 2 });
+    expect(lab.probes).toEqual([
+      {
+        client: 'c1',
+        target: '198.18.0.192',
+        startedAtMs: 500,
+        intervalMs: 5,
+        sent: 400,
+        received: 370,
+        lost: 30,
+        outageMs: 150.5,
+        runs,
+        // Probe 99 left 99 intervals after the start; 100..129 were lost.
+        gaps: [{ atMs: 995, gapMs: 150.5, lostProbes: 30, serverBefore: 'n1', serverAfter: 'n2' }],
+      },
+    ]);
+    expect(timeline.find((e) => e.kind === 'outage')?.atMs).toBe(995);
   });
 
   it('finds service addresses by family and says when one is missing', () => {

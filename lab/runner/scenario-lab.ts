@@ -1,4 +1,5 @@
-import type { GateResult, StepResult, TimelineEvent } from '../../reports/result.ts';
+import type { GateResult, ProbeSeries, StepResult, TimelineEvent } from '../../reports/result.ts';
+import type { GateCondition } from '../../reports/gate-condition.ts';
 import type { ProbeSummary } from '../probes/outage.ts';
 import { Random } from '../../core/runtime/random.ts';
 import type { Impairment } from '../model/topology.ts';
@@ -18,6 +19,10 @@ export class ScenarioLab {
   readonly measurements: Record<string, number> = {};
   readonly gates: GateResult[] = [];
   readonly steps: StepResult[] = [];
+  /** What each finished probe call saw, in the order they finished. */
+  readonly probes: ProbeSeries[] = [];
+  /** The conditions behind `gates`, so repeats of a scenario can be judged together (repeats.ts). */
+  readonly declaredGates: { measurement: string; condition: GateCondition }[] = [];
 
   private readonly rng: Random;
 
@@ -80,10 +85,12 @@ export class ScenarioLab {
         });
         const startedAt = this.lab.now();
         const running = this.lab.probe(name, target, options).then((summary) => {
+          const series = probeSeries(name, target, startedAt, 1000 / options.ratePps, summary);
+          this.probes.push(series);
           // Put each outage on the timeline where it happened, between the replies around it.
-          for (const g of summary.gaps) {
+          for (const [i, g] of summary.gaps.entries()) {
             this.note({
-              atMs: startedAt + (g.lastSeqBefore * 1000) / options.ratePps,
+              atMs: series.gaps[i]!.atMs,
               source: name,
               kind: 'outage',
               message: `no replies from ${target} for ${Math.round(g.gapMs)} ms (probes ${g.lastSeqBefore}..${g.firstSeqAfter}; served by ${g.serverBefore}, then ${g.serverAfter})`,
@@ -224,6 +231,40 @@ export class ScenarioLab {
 
   /** The author's expectation on a measurement; a missing measurement fails the gate. */
   gate(measurement: string, threshold: Threshold): void {
-    this.gates.push(evaluateGate(measurement, conditionOf(threshold), this.measurements));
+    const condition = conditionOf(threshold);
+    this.declaredGates.push({ measurement, condition });
+    this.gates.push(evaluateGate(measurement, condition, this.measurements));
   }
+}
+
+/**
+ * A probe call as the result keeps it: served-by runs and gaps on the scenario's clock. A gap is placed
+ * where the last probe answered before it was sent (its reply followed one round trip later).
+ */
+function probeSeries(
+  client: string,
+  target: string,
+  startedAtMs: number,
+  intervalMs: number,
+  s: ProbeSummary,
+): ProbeSeries {
+  const micros = (ms: number) => Math.round(ms * 1000) / 1000;
+  return {
+    client,
+    target,
+    startedAtMs: micros(startedAtMs),
+    intervalMs,
+    sent: s.sent,
+    received: s.received,
+    lost: s.lost,
+    outageMs: micros(s.outageMs),
+    runs: s.runs,
+    gaps: s.gaps.map((g) => ({
+      atMs: micros(startedAtMs + g.lastSeqBefore * intervalMs),
+      gapMs: micros(g.gapMs),
+      lostProbes: g.firstSeqAfter - g.lastSeqBefore - 1,
+      serverBefore: g.serverBefore,
+      serverAfter: g.serverAfter,
+    })),
+  };
 }

@@ -19,11 +19,13 @@ import { htmlTable } from './table.ts';
 
 export async function scenarioSection(result: RunResult, s: ScenarioResult, id: string): Promise<string> {
   const endMs = timeDomainEnd(s);
+  // A measurement every repeat gave the same figure for (the probe rate, say) has nothing to plot.
+  const spread = Object.fromEntries(Object.entries(s.distributions ?? {}).filter(([, d]) => d.min !== d.max));
   const [distributions, probes, events] = await Promise.all([
-    s.distributions === undefined || Object.keys(s.distributions).length === 0
+    Object.keys(spread).length === 0
       ? ''
       : chartFigure(
-          distributionChartSpec(s.name, s.distributions),
+          distributionChartSpec(s.name, spread),
           `Every repeat's figure as a point over a min–max box plot with the median`,
         ),
     s.probes === undefined || s.probes.length === 0

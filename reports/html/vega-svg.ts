@@ -2,8 +2,8 @@
  * Charts: a vega-lite spec compiled and rendered by vega in Node to a static SVG string. The page carries
  * no script, so what vega draws here is what the reader (and the printer) gets.
  */
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
+import type * as Vega from 'vega';
+import type * as VegaLite from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { esc } from './escape.ts';
 
@@ -42,6 +42,7 @@ export type ChartSpec = TopLevelSpec & { description: string };
  * description nowhere, so it goes on the root element here (role as vega gives it in a browser).
  */
 export async function renderChart(spec: ChartSpec): Promise<string> {
+  const { vega, vl } = await libraries();
   const compiled = vl.compile({ ...spec, config } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
@@ -55,4 +56,14 @@ export async function renderChart(spec: ChartSpec): Promise<string> {
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * Loaded on first use: every `lblab` command imports the reports, and vega with vega-lite take most of
+ * a second to load, which only a command that renders a chart should pay.
+ */
+let loading: Promise<{ vega: typeof Vega; vl: typeof VegaLite }> | undefined;
+function libraries() {
+  loading ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, vl }));
+  return loading;
 }

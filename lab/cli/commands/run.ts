@@ -11,6 +11,7 @@ import { formatIssue } from '../../../core/config/index.ts';
 import { readTopology } from '../../model/index.ts';
 import type { Topology } from '../../model/topology.ts';
 import { createProgress } from '../../runner/progress.ts';
+import { maxRepeats } from '../../runner/repeats.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
@@ -26,6 +27,7 @@ export interface RunArgs {
   out: string;
   seed?: string;
   peer?: string[];
+  repeat?: string;
   pdf?: boolean;
 }
 
@@ -52,6 +54,10 @@ export function registerRunCommand(program: Command): void {
       '--seed <n>',
       'seed of the emulated network, printed on every run: replays an emulated run, and the emulated fidelity half of a real-network run',
     )
+    .option(
+      '--repeat <n>',
+      `run each scenario n times (1..${maxRepeats}, default 1) on fresh labs, each repeat with a seed derived from the scenario's and its number (the first keeps the scenario's, so --repeat k with the same --seed replays repeats 1..k); measurements become distributions (median, p95, min, max), gated at the median unless a rule names a statistic`,
+    )
     .option('--pdf', "also print report.pdf (Debian's chromium: LBLAB_CHROMIUM or /usr/bin/chromium)")
     .action(async (opts: RunArgs) => {
       process.exitCode = await run(opts, processOutput);
@@ -68,6 +74,9 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   const seed = args.seed === undefined ? randomInt(2 ** 31) : Number(args.seed);
   if (!Number.isInteger(seed) || seed < 0 || seed >= 2 ** 32)
     return fail(`--seed must be a whole number 0..4294967295`);
+  const repeat = args.repeat === undefined ? 1 : Number(args.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > maxRepeats)
+    return fail(`--repeat must be a whole number 1..${maxRepeats}, not ${JSON.stringify(args.repeat)}`);
   const wanted = args.scenario ?? catalog.map((s) => s.name);
   const unknown = wanted.filter((n) => !catalog.some((s) => s.name === n));
   if (unknown.length > 0) {
@@ -110,7 +119,9 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
 
   const runId = newRunId();
   const progress = createProgress();
-  out.stdout(`lblab run ${runId}: backend ${backend.name}, seed ${seed}, ${scenarios.length} scenario(s)`);
+  out.stdout(
+    `lblab run ${runId}: backend ${backend.name}, seed ${seed}, ${scenarios.length} scenario(s)${repeat > 1 ? `, ${repeat} repeats each` : ''}`,
+  );
   const dir = join(args.out, runId);
   const suite = {
     topologies: async (path: string) => topologies.get(path)!,
@@ -118,6 +129,7 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     seed,
     runId,
     progress,
+    repeat,
   };
   const raw = await runSuite({ ...suite, backend, scenarios, artifactsDir: dir });
   let result = raw;
@@ -137,7 +149,7 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     ? await writePdf(join(dir, 'report.html'), join(dir, 'report.pdf'), runId, out, 'lblab run')
     : exitCodes.ok;
   out.stdout(
-    `${backend.name === emulatedName ? 'replay' : 'rerun'}: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}`,
+    `${backend.name === emulatedName ? 'replay' : 'rerun'}: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}${repeat > 1 ? ` --repeat ${repeat}` : ''}`,
   );
   out.stdout(code === 0 ? 'all gates passed' : code === 1 ? 'a gate failed' : 'a scenario errored');
   return pdf === exitCodes.ok ? code : pdf; // the gates' verdict stands; a PDF that could not be printed is an error

@@ -47,7 +47,16 @@ export function distributionChartSpec(
             color: '#9bb7d9',
             median: { color: '#123d6b' },
           },
-          encoding: { x: { field: 'value', type: 'quantitative', title: 'value', scale: { zero: false } } },
+          encoding: {
+            // The row header names the measurement; its unit is in the name (outageMs).
+            x: {
+              field: 'value',
+              type: 'quantitative',
+              title: null,
+              scale: { zero: false },
+              axis: { format: '~g' },
+            },
+          },
         },
         {
           mark: { type: 'point', filled: true, size: 28, color: '#1f1f1f', opacity: 0.8 },
