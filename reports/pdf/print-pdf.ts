@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { LblabError } from '../../core/errors/lblab-error.ts';
 import { PdfRenderError } from './errors.ts';
 import { findChromium } from './find-chromium.ts';
@@ -52,6 +52,8 @@ export async function printReportPdf(options: PrintOptions): Promise<PrintedPdf>
   const blockedRequests: string[] = [];
   // playwright-core already passes --no-sandbox (chromiumSandbox defaults to false), which chromium
   // needs as root; --headless comes from playwright too.
+  // Loaded on first print (about 0.4 s): every lblab command imports this module through the CLI.
+  const { chromium } = await import('playwright-core');
   const launching = chromium.launch({ executablePath, timeout: timeoutMs });
   const print = async (browser: Browser) => {
     const page = await browser.newPage();
