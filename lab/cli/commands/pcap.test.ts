@@ -161,5 +161,6 @@ describe('lblab pcap decode', () => {
     expect(missing.stderr).toContain('missing.pcapng: cannot read the capture: no such file');
     const help = await runLblab('pcap', 'decode', '--help');
     expect(help.stdout).toContain('--json prints JSON Lines');
-  });
+    // Each run starts node and tsx (seconds on a loaded runner).
+  }, 30_000);
 });
