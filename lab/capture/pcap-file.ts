@@ -72,7 +72,9 @@ export class PcapReader {
   /** The file's first bytes until the whole file header is here; undefined once pcap-parser has it. */
   private head: Uint8Array | undefined = new Uint8Array(0);
   private magic: Magic | undefined;
-  private clock: { resolution: TimestampResolution; perSecond: bigint; iface: CaptureInterface } | undefined;
+  /** The unit of the sub-second field and the one interface, once the file header is read. */
+  private timestamps:
+    { resolution: TimestampResolution; perSecond: bigint; iface: CaptureInterface } | undefined;
   private fed = 0;
   /** File offset of the next record. */
   private next = FILE_HEADER;
@@ -102,7 +104,7 @@ export class PcapReader {
     else {
       const bytes = this.head.length === 0 ? piece : concat(this.head, piece);
       this.header(bytes);
-      if (bytes.length < FILE_HEADER) this.head = bytes;
+      if (bytes.length < FILE_HEADER) this.head = Uint8Array.from(bytes);
       else {
         this.head = undefined;
         this.feed(this.asMicroseconds(bytes.subarray(0, FILE_HEADER)));
@@ -171,23 +173,23 @@ export class PcapReader {
       linkType: h.linkLayerType & 0xffff,
       digits: resolution.exponent,
     };
-    this.clock = { resolution, perSecond: 10n ** BigInt(resolution.exponent), iface };
+    this.timestamps = { resolution, perSecond: 10n ** BigInt(resolution.exponent), iface };
     this.onInterface(iface);
   }
 
   private recordHeader(h: PacketHeader): void {
-    if (this.failure !== undefined || this.clock === undefined) return;
+    if (this.failure !== undefined || this.timestamps === undefined) return;
     const fraction = h.timestampMicroseconds;
-    if (BigInt(fraction) >= this.clock.perSecond) {
-      this.fail(this.next + 4, `sub-second field ${fraction} is not below ${this.clock.perSecond}`);
+    if (BigInt(fraction) >= this.timestamps.perSecond) {
+      this.fail(this.next + 4, `sub-second field ${fraction} is not below ${this.timestamps.perSecond}`);
     } else if (h.capturedLength > MAX_RECORD) {
       this.fail(this.next + 8, `captured length ${h.capturedLength} is not plausible`);
     } else this.pending = h;
   }
 
   private record({ header: h, data }: Packet): void {
-    if (this.failure !== undefined || this.clock === undefined) return;
-    const { resolution, perSecond, iface } = this.clock;
+    if (this.failure !== undefined || this.timestamps === undefined) return;
+    const { resolution, perSecond, iface } = this.timestamps;
     this.ready.push({
       frame: ++this.frame,
       offset: this.next,
