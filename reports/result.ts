@@ -157,6 +157,8 @@ export interface BaselineResult {
   commit: string;
   startedAt: string;
   comparisons: BaselineComparison[];
+  /** Scenarios of this run the baseline did not have (new, so not a regression), as "name [sut]" per backend. */
+  newScenarios?: { backend: string; scenario: string; sut: string }[];
 }
 
 /** One measurement of one stored run: a point of the trend chart. */

@@ -5,7 +5,7 @@
  */
 import { ownSut } from '../compare.ts';
 import { formatMeasurement, formatNumber, keyFigures } from '../format.ts';
-import type { BaselineComparison, GateResult, RunResult, ScenarioResult } from '../result.ts';
+import type { BaselineComparison, BaselineResult, GateResult, RunResult, ScenarioResult } from '../result.ts';
 import { mannWhitneyGreater } from './mann-whitney.ts';
 import type { RegressionPolicy, Tolerance } from './regression-policy.ts';
 import type { StoredRun } from './stored-runs.ts';
@@ -22,6 +22,7 @@ export function compareWithBaseline(
   policy: RegressionPolicy | undefined,
 ): RunResult {
   const comparisons: BaselineComparison[] = [];
+  const newScenarios: NonNullable<BaselineResult['newScenarios']> = [];
   const scenarios = current.scenarios.map((s) => {
     const cleared = withoutBaselineGates(s);
     if (s.status === 'not-applicable') return cleared;
@@ -33,7 +34,10 @@ export function compareWithBaseline(
         (b.backend ?? base.result.backend) === backend &&
         b.status !== 'not-applicable',
     );
-    if (before === undefined) return cleared;
+    if (before === undefined) {
+      newScenarios.push({ backend, scenario: s.name, sut: s.sut });
+      return cleared;
+    }
     const gates: GateResult[] = [];
     const reasons: string[] = [];
     for (const measurement of comparedMeasurements(policy)) {
@@ -48,7 +52,9 @@ export function compareWithBaseline(
   });
   const { file } = base;
   const { runId, commit, startedAt } = base.result;
-  return { ...current, scenarios, baseline: { file, runId, commit, startedAt, comparisons } };
+  const baseline: BaselineResult = { file, runId, commit, startedAt, comparisons };
+  if (newScenarios.length > 0) baseline.newScenarios = newScenarios;
+  return { ...current, scenarios, baseline };
 }
 
 function comparedMeasurements(policy: RegressionPolicy | undefined): string[] {
