@@ -61,3 +61,19 @@ function chooseBaseline(loaded: LoadedBaseline, backend: string, runId: string |
       (found.length > 0 ? `, on ${found.join(', ')})` : ')'),
   );
 }
+
+/** What a command prints after comparing: the baseline, and each regression with how much it grew. */
+export function baselineSummary(result: RunResult): string[] {
+  const base = result.baseline;
+  if (base === undefined) return [];
+  const lines = result.scenarios.flatMap((s) =>
+    (s.reason ?? '')
+      .split('; ')
+      .filter((r) => / vs baseline: /.test(r))
+      .map((r) => `  REGRESSED ${s.name}${s.backend ? ` on ${s.backend}` : ''}: ${r}`),
+  );
+  return [
+    `baseline: run ${base.runId} (commit ${base.commit}, ${base.file}): ${lines.length} regressed`,
+    ...lines,
+  ];
+}
