@@ -20,6 +20,7 @@ describe('the "Compared with baseline" section of report.md', () => {
     expect(text).toContain(
       'Baseline run `r-before` · commit `1111111` · started 2024-05-01T12:00:00.000Z · from `main/result.json`. 1 regressed.',
     );
+    expect(text).toContain('| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
     expect(text).toContain(
       '| l2: node crash | lblab | outageMs | 208 ms | 1520 ms | +1312 ms | 7.31× | **yes** |',
     );

@@ -47,7 +47,7 @@ export function baselineSection(result: RunResult): string[] {
       ? table(
           header,
           rows,
-          [4, 5, 6, 7].map((i) => i + first),
+          [3, 4, 5, 6].map((i) => i + first),
         )
       : ['No figure measured in both.']),
     '',
