@@ -78,10 +78,10 @@ describe('--baseline DIR', () => {
 });
 
 describe('--baseline FILE', () => {
-  it('is the baseline, with no history', async () => {
+  it('is the baseline, with no history (not even one kept from an earlier comparison)', async () => {
     const file = await store('base.json', run('a', '2024-05-01T10:00:00Z', 200));
     const out = withBaseline(
-      run('now', '2024-05-06T10:00:00Z', 220),
+      { ...run('now', '2024-05-06T10:00:00Z', 220), history: [] },
       await loadBaseline(file, 'emulated'),
       undefined,
     );

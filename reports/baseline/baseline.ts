@@ -31,7 +31,11 @@ export function withBaseline(
 ): RunResult {
   const base = chooseBaseline(loaded, current.backend, current.runId);
   const compared = compareWithBaseline(current, base, policy);
-  if (!loaded.directory) return compared;
+  if (!loaded.directory) {
+    // A history kept from an earlier comparison with a directory is not this comparison's.
+    const { history: _stale, ...rest } = compared;
+    return rest;
+  }
   return {
     ...compared,
     history: historyOf(
