@@ -6,6 +6,7 @@ import { registerImagesCommands } from './commands/images.ts';
 import { registerLabCommands } from './commands/lab.ts';
 import { registerManifestsCommand } from './commands/manifests.ts';
 import { registerPcapCommands } from './commands/pcap.ts';
+import { registerReportCommands } from './commands/report.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSpeakerCommand } from './commands/speaker.ts';
 import { exitCodes } from './exit-codes.ts';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerRunCommand(program);
+  registerReportCommands(program);
   registerConfigCommands(program);
   registerControllerCommand(program);
   registerSpeakerCommand(program);

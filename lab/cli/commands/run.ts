@@ -3,7 +3,14 @@ import type { Command } from 'commander';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { applyGates, exitCodeFor, loadGates, writeReports } from '../../../reports/index.ts';
+import {
+  baselineSummary,
+  loadBaseline,
+  withBaseline,
+  type LoadedBaseline,
+} from '../../../reports/baseline/baseline.ts';
 import { ownSut } from '../../../reports/compare.ts';
+import { LblabError } from '../../../core/errors/lblab-error.ts';
 import { catalog, defaultSuite } from '../../../scenarios/index.ts';
 import { backendNamed, backendNames } from '../../backends/index.ts';
 import { newRunId } from '../../runner/run-id.ts';
@@ -27,6 +34,7 @@ export interface RunArgs {
   seed?: string;
   peer?: string[];
   repeat?: string;
+  baseline?: string;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -55,6 +63,10 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--repeat <n>',
       `run each scenario n times (1..${maxRepeats}, default 1) on fresh labs, each repeat with a seed derived from the scenario's and its number (the first keeps the scenario's, so --repeat k with the same --seed replays repeats 1..k); measurements become distributions (median, p95, min, max), gated at the median unless a rule names a statistic`,
+    )
+    .option(
+      '--baseline <file|dir>',
+      "compare with an earlier result.json, or the newest run on this backend stored in a directory; lblab figures that regressed beyond the gates file's `regression` tolerances fail",
     )
     .action(async (opts: RunArgs) => {
       process.exitCode = await run(opts, processOutput);
@@ -94,6 +106,14 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   if (!gates.ok) {
     for (const e of gates.errors) out.stderr(formatIssue(e));
     return exitCodes.error;
+  }
+  // A baseline that cannot be used must not cost a lab run: it is read and checked first.
+  let baseline: LoadedBaseline | undefined;
+  try {
+    if (args.baseline !== undefined) baseline = await loadBaseline(args.baseline, backend.name);
+  } catch (err) {
+    if (err instanceof LblabError) return fail(err.message);
+    throw err;
   }
   // Topologies are read (and rejected with file and field path) before anything starts.
   const topologies = new Map<string, Topology>();
@@ -139,8 +159,10 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     result = { ...raw, emulated: fidelity.scenarios };
   }
   result = applyGates(result, gates.rules);
+  if (baseline !== undefined) result = withBaseline(result, baseline, gates.regression);
   await writeReports(dir, result);
   const code = exitCodeFor(result);
+  for (const line of baselineSummary(result)) out.stdout(line);
   out.stdout(`report: ${join(dir, 'report.html')} (also report.md, result.json, junit.xml)`);
   out.stdout(
     `${backend.name === emulatedName ? 'replay' : 'rerun'}: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}${repeat > 1 ? ` --repeat ${repeat}` : ''}`,
