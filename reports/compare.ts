@@ -3,6 +3,7 @@
  * implementation (keepalived, FRR, ...), every key figure is also given as a ratio.
  */
 import { keyFigures } from './format.ts';
+import { sameRun } from './merge.ts';
 import type { RunResult } from './result.ts';
 
 /** The system under test the project ships; every other SUT in a run is a peer. */
@@ -15,6 +16,9 @@ export function ratio(a: number, b: number): string | undefined {
 
 export interface Comparison {
   scenario: string;
+  /** In a merged report: the backend both ran on. */
+  backend?: string;
+  runId?: string;
   measurement: string;
   value: number;
   peer: string;
@@ -26,13 +30,15 @@ export function peerComparisons(result: RunResult): Comparison[] {
   const out: Comparison[] = [];
   const measured = result.scenarios.filter((s) => s.status !== 'not-applicable');
   for (const own of measured.filter((s) => s.sut === ownSut)) {
-    for (const peer of measured.filter((s) => s.name === own.name && s.sut !== ownSut)) {
+    for (const peer of measured.filter((s) => s.name === own.name && s.sut !== ownSut && sameRun(s, own))) {
       for (const { measurement } of keyFigures) {
         const value = own.measurements[measurement];
         const peerValue = peer.measurements[measurement];
         if (value === undefined || peerValue === undefined) continue;
         out.push({
           scenario: own.name,
+          ...(own.backend !== undefined && { backend: own.backend }),
+          ...(own.runId !== undefined && { runId: own.runId }),
           measurement,
           value,
           peer: peer.sut,

@@ -5,6 +5,7 @@
  */
 import { ownSut } from './compare.ts';
 import { keyFigures } from './format.ts';
+import { sameRun } from './merge.ts';
 import type { RunResult } from './result.ts';
 
 /** How far an emulated figure may stray from the real one: 20 % of the real figure. */
@@ -18,6 +19,9 @@ export const fidelityFloorMs = 50;
 
 export interface FidelityRow {
   scenario: string;
+  /** In a merged report: the real backend. */
+  backend?: string;
+  runId?: string;
   measurement: string;
   emulated: number;
   real: number;
@@ -30,7 +34,8 @@ export function fidelityRows(result: RunResult): FidelityRow[] {
   const rows: FidelityRow[] = [];
   const measured = (s: { status: string; sut: string }) => s.status !== 'not-applicable' && s.sut === ownSut;
   for (const real of result.scenarios.filter(measured)) {
-    const emulated = result.emulated?.find((e) => e.name === real.name && measured(e));
+    // In a merged report fidelity runs are tagged with the backend and run they were made beside.
+    const emulated = result.emulated?.find((e) => e.name === real.name && measured(e) && sameRun(e, real));
     if (!emulated) continue;
     for (const { measurement } of keyFigures) {
       const e = emulated.measurements[measurement];
@@ -38,6 +43,8 @@ export function fidelityRows(result: RunResult): FidelityRow[] {
       if (e === undefined || r === undefined) continue;
       rows.push({
         scenario: real.name,
+        ...(real.backend !== undefined && { backend: real.backend }),
+        ...(real.runId !== undefined && { runId: real.runId }),
         measurement,
         emulated: e,
         real: r,

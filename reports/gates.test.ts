@@ -83,7 +83,7 @@ gates:
   it('names unknown fields with their exact path, quoting keys that are not identifiers', () => {
     const e = errors('gates:\n  - { scenario: a, measurement: m, bellow: 1 }\n"my gates": []\n');
     expect(e.map((i) => [i.path, i.message])).toEqual([
-      ['["my gates"]', 'unknown field (a gates file has only `gates`)'],
+      ['["my gates"]', 'unknown field (a gates file has gates and regression)'],
       [
         'gates[0].bellow',
         'unknown field (a gate has scenario, measurement, sut, statistic, below, atMost, above, atLeast, equals)',

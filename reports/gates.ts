@@ -12,6 +12,7 @@
  */
 import { parseAllDocuments, type YAMLError } from 'yaml';
 import { joinPath, type ConfigIssue } from '../core/config/issues.ts';
+import { readRegression, type RegressionPolicy } from './baseline/regression-policy.ts';
 import { comparators, type GateCondition } from './gate-condition.ts';
 import { statistics, type Statistic } from './result.ts';
 
@@ -25,9 +26,11 @@ export interface GateRule extends GateCondition {
   statistic?: Statistic;
 }
 
-export type GatesParse = { ok: true; rules: GateRule[] } | { ok: false; errors: ConfigIssue[] };
+export type GatesParse =
+  { ok: true; rules: GateRule[]; regression?: RegressionPolicy } | { ok: false; errors: ConfigIssue[] };
 
 const ruleFields = ['scenario', 'measurement', 'sut', 'statistic', ...comparators];
+const topLevel = ['gates', 'regression'];
 
 /** `file` is the name errors repeat (as the user gave it); `text` its contents. */
 export function parseGates(file: string, text: string): GatesParse {
@@ -52,7 +55,11 @@ export function parseGates(file: string, text: string): GatesParse {
     return { ok: false, errors };
   }
   const rules = readRules(value, error);
-  return errors.length === 0 ? { ok: true, rules } : { ok: false, errors };
+  // The baseline's regression tolerances (optional): their own section, read in baseline/.
+  const section = isMapping(value) ? value['regression'] : undefined;
+  const regression = section === undefined ? undefined : readRegression(section, error);
+  if (errors.length > 0) return { ok: false, errors };
+  return regression === undefined ? { ok: true, rules } : { ok: true, rules, regression };
 }
 
 type Report = (path: string, message: string) => void;
@@ -63,7 +70,8 @@ function readRules(value: unknown, error: Report): GateRule[] {
     return [];
   }
   for (const key of Object.keys(value)) {
-    if (key !== 'gates') error(joinPath('', key), 'unknown field (a gates file has only `gates`)');
+    if (!topLevel.includes(key))
+      error(joinPath('', key), `unknown field (a gates file has ${topLevel.join(' and ')})`);
   }
   const list = value['gates'];
   if (list === undefined) error('gates', 'is required (write `gates: []` for none)');
@@ -125,11 +133,11 @@ function readString(
   return undefined;
 }
 
-function isMapping(v: unknown): v is Record<string, unknown> {
+export function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { applyGates } from './apply-gates.ts';
+import { compareWithBaseline } from './baseline/compare-baseline.ts';
 import { renderJunit } from './junit.ts';
+import { mergeRuns } from './merge.ts';
+import { mergeInputs } from './merge.test-support.ts';
 import type { RunResult } from './result.ts';
 import { sampleRun, scenario } from './sample-result.test-support.ts';
 import { findAll, parseXml } from './xml-check.test-support.ts';
@@ -73,7 +76,7 @@ describe('renderJunit', () => {
     const [failure] = findAll(crash ?? { name: '', attributes: {}, children: [], text: '' }, 'failure');
     expect(failure?.attributes).toEqual({ message: 'gate outageMs < 1000 failed: 1520', type: 'gate' });
     expect(failure?.text).toBe(
-      "gate outageMs < 1000 failed: 1520\nreplay: lblab run --backend emulated --seed 42 --scenario 'l2: node crash'",
+      "gate outageMs < 1000 failed: 1520 (520 over the limit)\nreplay: lblab run --backend emulated --seed 42 --scenario 'l2: node crash'",
     );
   });
 
@@ -132,5 +135,51 @@ describe('renderJunit', () => {
 
   it('is deterministic', () => {
     expect(renderJunit(gated())).toBe(renderJunit(gated()));
+  });
+});
+
+describe('renderJunit of a merged result', () => {
+  const merged = () =>
+    applyGates(mergeRuns(mergeInputs()), [
+      { scenario: 'l2: *', sut: 'lblab', measurement: 'outageMs', comparator: 'below', threshold: 1000 },
+    ]);
+
+  it('has a testsuite per backend with its own run, seed and counts, and testcases naming their backend', () => {
+    const root = parseXml(renderJunit(merged()));
+    expect(root.attributes).toMatchObject({ tests: '8', failures: '1', errors: '1', skipped: '1' });
+    const suites = findAll(root, 'testsuite');
+    expect(
+      suites.map((s) => [s.attributes['name'], s.attributes['tests'], s.attributes['failures']]),
+    ).toEqual([
+      ['emulated', '6', '1'],
+      ['netns', '2', '0'],
+    ]);
+    const netnsProps = findAll(
+      suites[1]!.children.find((c) => c.name === 'properties')!,
+      'property',
+    );
+    expect(netnsProps.map((p) => [p.attributes['name'], p.attributes['value']])).toContainEqual([
+      'seed',
+      '7',
+    ]);
+    expect(findAll(suites[1]!, 'testcase').map((t) => t.attributes['name'])).toEqual([
+      'l2: node crash [lblab] on netns',
+      'l2: node crash [keepalived] on netns',
+    ]);
+  });
+
+  it('says in a failure which regression gate failed and by how much', () => {
+    const base = { ...sampleRun(), runId: 'r-before' };
+    base.scenarios = [scenario({ name: 'l2: speaker hang', measurements: { outageMs: 200 } })];
+    const policy = { tolerances: { outageMs: { relative: 0.25, absolute: 50 } } };
+    const result = compareWithBaseline(gated(), { file: 'b.json', result: base }, policy);
+    const hang = findAll(parseXml(renderJunit(result)), 'testcase')[1]!;
+    const [failure] = findAll(hang, 'failure');
+    expect(failure?.attributes['message']).toBe(
+      'outageMs vs baseline: +212.25 ms, 2.06× baseline 200 ms from run r-before',
+    );
+    expect(failure?.text).toContain(
+      'gate outageMs vs baseline <= 250: baseline 200 ms +25 % or +50, whichever is more failed: 412.25 (162.25 over the limit)',
+    );
   });
 });

@@ -1,38 +1,61 @@
 /**
- * junit.xml: the run as CI test reporters read it. One testsuite per backend, one testcase per scenario
- * (classname = the topology's name, so a reporter groups scenarios by the network they ran on); a failed scenario
- * carries a failure with the failed gates and steps, an errored one an error, and a not-applicable one
- * is skipped with its reason, never reported as passed.
+ * junit.xml: the run as CI test reporters read it. One testsuite per backend (per run of it, in a merged
+ * report), one testcase per scenario and system under test (classname = the topology's name, so a
+ * reporter groups scenarios by the network they ran on); a failed scenario carries a failure with the
+ * failed gates (each saying by how much it missed) and steps, an errored one an error, and a
+ * not-applicable one is skipped with its reason, never reported as passed.
  */
 import { describeFailure } from './apply-gates.ts';
-import { replayCommand, statusMarker } from './format.ts';
-import type { RunResult, ScenarioResult } from './result.ts';
+import { formatNumber, replayCommand, statusMarker } from './format.ts';
+import { runOf, scenarioOrigin } from './merge.ts';
+import type { GateResult, RunResult, ScenarioResult } from './result.ts';
 import { escapeText, startTag } from './xml.ts';
 
 export function renderJunit(result: RunResult): string {
-  const counts = {
-    tests: result.scenarios.length,
-    failures: result.scenarios.filter((s) => s.status === 'fail').length,
-    errors: result.scenarios.filter((s) => s.status === 'error').length,
-    skipped: result.scenarios.filter((s) => s.status === 'not-applicable').length,
-    time: seconds(result.durationMs),
-  };
-  const runProperties = {
-    runId: result.runId,
-    seed: String(result.seed),
-    commit: result.commit,
-    schemaVersion: String(result.schemaVersion),
-  };
+  // A merged result has a testsuite per source run: its own seed, commit and start.
+  const suites = (result.sources ?? [result]).map((source) => {
+    const scenarios =
+      result.sources === undefined
+        ? result.scenarios
+        : result.scenarios.filter((s) => s.runId === source.runId);
+    return { run: runOf(result, { runId: source.runId }), scenarios };
+  });
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    startTag('testsuites', { name: 'lblab', ...counts }),
-    `  ${startTag('testsuite', { name: result.backend, ...counts, timestamp: result.startedAt })}`,
-    ...properties(runProperties, '    '),
-    ...result.scenarios.flatMap((s) => testcase(result, s)),
-    '  </testsuite>',
+    startTag('testsuites', { name: 'lblab', ...counts(result.scenarios, result.durationMs) }),
+    ...suites.flatMap(({ run, scenarios }) => testsuite(result, run, scenarios)),
     '</testsuites>',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+function counts(scenarios: readonly ScenarioResult[], durationMs: number) {
+  return {
+    tests: scenarios.length,
+    failures: scenarios.filter((s) => s.status === 'fail').length,
+    errors: scenarios.filter((s) => s.status === 'error').length,
+    skipped: scenarios.filter((s) => s.status === 'not-applicable').length,
+    time: seconds(durationMs),
+  };
+}
+
+function testsuite(result: RunResult, run: RunResult, scenarios: readonly ScenarioResult[]): string[] {
+  const name = result.sources === undefined ? run.backend : scenarioOrigin(result, run);
+  // A source run's own duration is not kept when merging; its scenarios' durations add up to it nearly.
+  const durationMs =
+    result.sources === undefined ? run.durationMs : scenarios.reduce((t, s) => t + s.durationMs, 0);
+  const runProperties = {
+    runId: run.runId,
+    seed: String(run.seed),
+    commit: run.commit,
+    schemaVersion: String(result.schemaVersion),
+  };
+  return [
+    `  ${startTag('testsuite', { name, ...counts(scenarios, durationMs), timestamp: run.startedAt })}`,
+    ...properties(runProperties, '    '),
+    ...scenarios.flatMap((s) => testcase(result, s)),
+    '  </testsuite>',
+  ];
 }
 
 function testcase(result: RunResult, s: ScenarioResult): string[] {
@@ -41,8 +64,10 @@ function testcase(result: RunResult, s: ScenarioResult): string[] {
       .sort()
       .map((m) => [m, String(s.measurements[m])]),
   );
+  // Reporters that flatten testsuites still tell the backends apart.
+  const on = result.sources === undefined ? '' : ` on ${scenarioOrigin(result, s)}`;
   const open = startTag('testcase', {
-    name: `${s.name} [${s.sut}]`,
+    name: `${s.name} [${s.sut}]${on}`,
     classname: topologyName(s.topology),
     time: seconds(s.durationMs),
   });
@@ -63,19 +88,29 @@ function outcome(result: RunResult, s: ScenarioResult): string[] {
   // An errored scenario's gates fail for want of figures; the error itself is what to read.
   const failedGates = s.status === 'fail' ? s.gates.filter((g) => !g.pass) : [];
   const body = [
-    ...failedGates.map(describeFailure),
+    ...failedGates.map((g) => describeFailure(g) + missedBy(g)),
     ...s.steps
       .filter((step) => step.status !== 'pass')
       .map(
         (step) =>
           `step ${JSON.stringify(step.name)}: ${statusMarker(step.status)}${step.message === undefined ? '' : `: ${step.message}`}`,
       ),
-    `replay: ${replayCommand(result, s.name, s.sut)}`,
+    `replay: ${replayCommand(runOf(result, s), s.name, s.sut)}`,
   ];
   const element = s.status === 'fail' ? 'failure' : 'error';
   const type = s.status === 'error' ? 'error' : failedGates.length > 0 ? 'gate' : 'step';
   const message = s.reason ?? (s.status === 'fail' ? 'failed' : 'error');
   return [`${indent}${startTag(element, { message, type })}${escapeText(body.join('\n'))}</${element}>`];
+}
+
+/** " (520 over the limit)": how far a measured value missed a threshold read from the gate's text. */
+function missedBy(g: GateResult): string {
+  const m = /^(<=|>=|<|>|=) (-?\d+(?:\.\d+)?)/.exec(g.threshold);
+  if (g.value === null || m === null) return '';
+  const limit = Number(m[2]);
+  const off = formatNumber(Math.abs(g.value - limit));
+  if (m[1] === '=') return ` (off by ${off})`;
+  return m[1]!.startsWith('<') ? ` (${off} over the limit)` : ` (${off} under the limit)`;
 }
 
 function properties(values: Readonly<Record<string, string>>, indent: string): string[] {

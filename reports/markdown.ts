@@ -2,6 +2,7 @@
  * report.md: the run as a release manager reads it, and as GitHub shows it in a job's step summary.
  * Verdict first, then one table row per scenario, then the detail of each scenario.
  */
+import { baselineSection } from './baseline/markdown-section.ts';
 import { peerComparisons, ownSut } from './compare.ts';
 import { fidelityFloorMs, fidelityRows, fidelityTolerance } from './fidelity.ts';
 import {
@@ -16,7 +17,10 @@ import {
   verdict,
 } from './format.ts';
 import { gateSubject } from './gate-condition.ts';
+import { fitToBudget, trimmedPointer, type Detail } from './markdown-budget.ts';
+import { mergedHeader } from './markdown-merged.ts';
 import { code, codeBlock, table, text } from './markdown-text.ts';
+import { runOf, scenarioOrigin } from './merge.ts';
 import type { RunResult, ScenarioResult } from './result.ts';
 import { highlights } from './timeline-highlights.ts';
 
@@ -25,29 +29,36 @@ const none = '—';
 export function renderMarkdown(result: RunResult): string {
   const applicable = result.scenarios.filter((s) => s.status !== 'not-applicable');
   const notApplicable = result.scenarios.filter((s) => s.status === 'not-applicable');
-  const lines = [
-    ...header(result),
+  const head = [
+    ...(result.sources === undefined ? header(result) : mergedHeader(result, counts(result))),
     ...summary(result),
     ...comparisons(result),
     ...fidelity(result),
-    ...applicable.flatMap((s) => scenarioSection(result, s)),
-    ...notApplicableSection(notApplicable),
+    ...baselineSection(result),
   ];
+  const sections = applicable.map((s) => (detail: Detail) => scenarioSection(result, s, detail));
+  const lines = fitToBudget(head, sections, notApplicableSection(notApplicable));
   // Sections end with a blank line; the file ends with exactly one newline.
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function header(result: RunResult): string[] {
+function counts(result: RunResult): string {
   const count = (status: ScenarioResult['status']) =>
     result.scenarios.filter((s) => s.status === status).length;
+  return (
+    `${result.scenarios.length} scenarios: ${count('pass')} passed, ${count('fail')} failed, ` +
+    `${count('error')} errored, ${count('not-applicable')} not applicable.`
+  );
+}
+
+function header(result: RunResult): string[] {
   return [
     `# lblab run on ${text(result.backend)}: ${verdict(result)}`,
     '',
     `Backend ${code(result.backend)} · seed ${code(String(result.seed))} · commit ${code(result.commit)} · ` +
       `run ${code(result.runId)} · started ${text(result.startedAt)} · took ${formatSeconds(result.durationMs)}`,
     '',
-    `${result.scenarios.length} scenarios: ${count('pass')} passed, ${count('fail')} failed, ` +
-      `${count('error')} errored, ${count('not-applicable')} not applicable.`,
+    counts(result),
     '',
     `${replayLabel(result)}:`,
     '',
@@ -59,18 +70,29 @@ function header(result: RunResult): string[] {
 function summary(result: RunResult): string[] {
   // Repeated runs add how many repeats each scenario had (N); the figures are then medians with their p95.
   const repeated = result.repeat !== undefined;
+  const origin = originColumn(result);
   const rows = result.scenarios.map((s) => [
+    ...origin.cell(s),
     text(s.name),
     text(s.sut),
     statusMarker(s.status),
     ...(repeated ? [s.repeats === undefined ? none : String(s.repeats.length)] : []),
     ...keyFigures.map(({ measurement }) => figure(s, measurement)),
   ]);
-  const lead = repeated ? ['Scenario', 'SUT', 'Status', 'N'] : ['Scenario', 'SUT', 'Status'];
+  const lead = [...origin.header, 'Scenario', 'SUT', 'Status', ...(repeated ? ['N'] : [])];
   const header = [...lead, ...keyFigures.map((f) => f.label)];
-  const numberColumns = header.map((_, i) => i).filter((i) => i >= 3);
+  const numberColumns = header.map((_, i) => i).filter((i) => i >= origin.header.length + 3);
   const note = repeated ? ['Figures are medians over the repeats, with the p95 beside them.', ''] : [];
   return ['## Summary', '', ...note, ...table(header, rows, numberColumns), ''];
+}
+
+/** A merged result's tables start with the backend (and run) each row came from. */
+function originColumn(result: RunResult) {
+  const merged = result.sources !== undefined;
+  return {
+    header: merged ? ['Backend'] : [],
+    cell: (s: Pick<ScenarioResult, 'backend' | 'runId'>) => (merged ? [text(scenarioOrigin(result, s))] : []),
+  };
 }
 
 function figure(s: ScenarioResult, measurement: string): string {
@@ -82,7 +104,9 @@ function figure(s: ScenarioResult, measurement: string): string {
 }
 
 function comparisons(result: RunResult): string[] {
+  const origin = originColumn(result);
   const rows = peerComparisons(result).map((c) => [
+    ...origin.cell(c),
     text(c.scenario),
     text(c.measurement),
     formatMeasurement(c.measurement, c.value),
@@ -91,12 +115,25 @@ function comparisons(result: RunResult): string[] {
     c.ratio ?? none,
   ]);
   if (rows.length === 0) return [];
-  const header = ['Scenario', 'Measurement', ownSut, 'Peer', 'Peer value', `${ownSut} / peer`];
-  return ['## Compared with peers', '', ...table(header, rows, [2, 4, 5]), ''];
+  const header = [
+    ...origin.header,
+    'Scenario',
+    'Measurement',
+    ownSut,
+    'Peer',
+    'Peer value',
+    `${ownSut} / peer`,
+  ];
+  const right = [2, 4, 5].map((i) => i + origin.header.length);
+  return ['## Compared with peers', '', ...table(header, rows, right), ''];
 }
 
 function fidelity(result: RunResult): string[] {
+  const origin = originColumn(result);
+  // Merged, the real backend differs from row to row: the origin column names it.
+  const real = result.sources === undefined ? result.backend : 'real';
   const rows = fidelityRows(result).map((f) => [
+    ...origin.cell(f),
     text(f.scenario),
     text(f.measurement),
     formatMeasurement(f.measurement, f.emulated),
@@ -107,45 +144,51 @@ function fidelity(result: RunResult): string[] {
   if (rows.length === 0) return [];
   const pct = Math.round(fidelityTolerance * 100);
   const header = [
+    ...origin.header,
     'Scenario',
     'Measurement',
     'emulated',
-    result.backend,
-    `emulated / ${result.backend}`,
+    real,
+    `emulated / ${real}`,
     `within ${pct} %`,
   ];
   return [
     '## Emulator fidelity',
     '',
     `lblab's scenarios ran again on the emulated backend with the same seed. An emulated figure agrees when it is ` +
-      `within ${pct} % of the ${text(result.backend)} figure, or times within ${fidelityFloorMs} ms of each other. ` +
+      `within ${pct} % of the ${text(real)} figure, or times within ${fidelityFloorMs} ms of each other. ` +
       'Not gated: a disagreement says the emulator needs calibrating, not that the release is broken.',
     '',
-    ...table(header, rows, [2, 3, 4]),
+    ...table(
+      header,
+      rows,
+      [2, 3, 4].map((i) => i + origin.header.length),
+    ),
     '',
   ];
 }
 
-function scenarioSection(result: RunResult, s: ScenarioResult): string[] {
+function scenarioSection(result: RunResult, s: ScenarioResult, detail: Detail = 'full'): string[] {
+  const on = result.sources === undefined ? '' : ` on ${scenarioOrigin(result, s)}`;
   const lines = [
-    `## ${text(`${s.name} [${s.sut}]`)}: ${statusMarker(s.status)}`,
+    `## ${text(`${s.name} [${s.sut}]${on}`)}: ${statusMarker(s.status)}`,
     '',
     `Topology ${code(s.topology)} · SUT ${code(s.sut)} · took ${formatSeconds(s.durationMs)}`,
     '',
   ];
   if (s.reason !== undefined) lines.push(`**Reason:** ${text(s.reason)}`, '');
+  const run = runOf(result, s);
   lines.push(
     ...(s.distributions === undefined ? measurementsTable(s) : distributionsTable(s)),
-    ...shownRepeat(result, s),
+    ...shownRepeat(run, s),
     ...gatesTable(s),
-    ...stepsTable(s),
-    ...timelineTable(s),
+    ...detailTables(s, detail),
   );
   if (s.status !== 'pass')
     lines.push(
-      `${result.backend === 'emulated' ? 'Replay' : 'Rerun'} this scenario:`,
+      `${run.backend === 'emulated' ? 'Replay' : 'Rerun'} this scenario:`,
       '',
-      ...codeBlock(replayCommand(result, s.name, s.sut), 'sh'),
+      ...codeBlock(replayCommand(run, s.name, s.sut), 'sh'),
       '',
     );
   return lines;
@@ -207,6 +250,15 @@ function gatesTable(s: ScenarioResult): string[] {
     g.pass ? 'PASS' : 'FAIL',
   ]);
   return ['### Gates', '', ...table(['Gate', 'Threshold', 'Value', 'Result'], rows, [2]), ''];
+}
+
+/** Steps and timeline, as much of them as report.md's size budget left this section. */
+function detailTables(s: ScenarioResult, detail: Detail): string[] {
+  const trimmed = (what: string) => [`${what} trimmed for size: ${trimmedPointer}.`, ''];
+  if (detail === 'full') return [...stepsTable(s), ...timelineTable(s)];
+  if (detail === 'no-timeline')
+    return [...stepsTable(s), ...(s.timeline.length > 0 ? trimmed('Timeline') : [])];
+  return s.steps.length + s.timeline.length > 0 ? trimmed('Steps and timeline') : [];
 }
 
 function stepsTable(s: ScenarioResult): string[] {

@@ -119,6 +119,11 @@ export interface ScenarioResult {
    */
   backend?: string;
   /**
+   * Set when a report merges runs (`lblab report merge`): the run this scenario came from, so the same
+   * scenario and SUT from two runs of one backend stay apart. Absent in a single run.
+   */
+  runId?: string;
+  /**
    * With `--repeat N` (N > 1): every repeat, `measurements` holds each measurement's median and
    * `distributions` the whole distribution; steps, timeline and probes are those of repeat `shownRepeat`
    * (the first that failed, else the one with the longest outage).
@@ -152,6 +157,8 @@ export interface BaselineResult {
   commit: string;
   startedAt: string;
   comparisons: BaselineComparison[];
+  /** Scenarios of this run the baseline did not have (new, so not a regression), as "name [sut]" per backend. */
+  newScenarios?: { backend: string; scenario: string; sut: string }[];
 }
 
 /** One measurement of one stored run: a point of the trend chart. */

@@ -1,4 +1,4 @@
-import { CaptureFormatError } from './errors.ts';
+import { cutShort } from './errors.ts';
 
 /**
  * Reads the integers of a capture file in the byte order its header declared (pcap and pcapng files are
@@ -23,12 +23,7 @@ export class FileReader {
   /** Throws unless `count` bytes are present at `offset`; `what` names the structure being read. */
   need(offset: number, count: number, what: string): void {
     if (offset + count > this.bytes.length) {
-      const left = Math.max(0, this.bytes.length - offset);
-      throw new CaptureFormatError(
-        this.file,
-        offset,
-        `${what} needs ${count} bytes, the file has ${left} left (truncated?)`,
-      );
+      throw cutShort(this.file, offset, what, count, this.bytes.length - offset);
     }
   }
 

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ETHERTYPE_ARP, ETHERTYPE_IPV4, ETHERTYPE_IPV6 } from '../../core/l2/wire/index.ts';
 import { CaptureDecoder } from './capture-decoder.ts';
+import { CaptureStream } from './capture-stream.ts';
 import { PcapngWriter, pcapFile } from './capture-files.test-support.ts';
 import { CaptureFormatError } from './errors.ts';
+import { eventJson } from './event-json.ts';
 import { LINKTYPE_LINUX_SLL, LINKTYPE_LINUX_SLL2 } from './link-layer.ts';
 import { KEEPALIVE, bfdControl, ethernet, ipv4, ipv6, tcp, udp } from './packets.test-support.ts';
 
@@ -44,24 +46,65 @@ const sampleNg = new PcapngWriter()
   .simplePacket(new Uint8Array(40))
   .done();
 
+const mutated = (base: Uint8Array) =>
+  fc
+    .record({
+      cut: fc.nat({ max: base.length }),
+      flips: fc.array(fc.record({ at: fc.nat({ max: base.length - 1 }), value: fc.nat({ max: 255 }) }), {
+        maxLength: 8,
+      }),
+    })
+    .map(({ cut, flips }) => {
+      const b = Uint8Array.from(base);
+      for (const f of flips) b[f.at] = f.value;
+      return b.subarray(0, cut);
+    });
+
+/** The events as JSON lines and the error's message, decoding the whole file or pieces ending at `cuts`. */
+function outcome(bytes: Uint8Array, cuts?: readonly number[]): { events: string[]; error?: string } {
+  const events: string[] = [];
+  try {
+    if (cuts === undefined)
+      for (const e of new CaptureDecoder(bytes, 'fuzz').events()) events.push(eventJson(e));
+    else {
+      const s = new CaptureStream('fuzz');
+      let at = 0;
+      for (const cut of [...cuts, bytes.length].map((c) => Math.max(c, at))) {
+        for (const e of s.push(bytes.subarray(at, cut))) events.push(eventJson(e));
+        at = cut;
+      }
+      for (const e of s.end()) events.push(eventJson(e));
+    }
+  } catch (e) {
+    if (!(e instanceof CaptureFormatError)) throw e;
+    return { events, error: e.message };
+  }
+  return { events };
+}
+
 describe('the capture decoder on hostile input', () => {
   it('reports corrupt pcap and pcapng files only as CaptureFormatError', () => {
-    const mutated = (base: Uint8Array) =>
-      fc
-        .record({
-          cut: fc.nat({ max: base.length }),
-          flips: fc.array(fc.record({ at: fc.nat({ max: base.length - 1 }), value: fc.nat({ max: 255 }) }), {
-            maxLength: 8,
-          }),
-        })
-        .map(({ cut, flips }) => {
-          const b = Uint8Array.from(base);
-          for (const f of flips) b[f.at] = f.value;
-          return b.subarray(0, cut);
-        });
     fc.assert(
       fc.property(fc.oneof(mutated(sample), mutated(sampleNg)), (bytes) => run(bytes)),
       { numRuns: 2000 },
+    );
+  });
+
+  it('decodes a corrupt pcap read in pieces as it decodes the whole file, up to the same error', () => {
+    fc.assert(
+      fc.property(
+        mutated(sample),
+        fc.array(fc.nat({ max: sample.length }), { maxLength: 6 }),
+        (bytes, cuts) => {
+          expect(
+            outcome(
+              bytes,
+              cuts.sort((a, b) => a - b),
+            ),
+          ).toEqual(outcome(bytes));
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 

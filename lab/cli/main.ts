@@ -6,6 +6,7 @@ import { registerImagesCommands } from './commands/images.ts';
 import { registerLabCommands } from './commands/lab.ts';
 import { registerManifestsCommand } from './commands/manifests.ts';
 import { registerPcapCommands } from './commands/pcap.ts';
+import { registerReportCommands } from './commands/report.ts';
 import { registerReportParentForPdf } from './commands/report-pdf.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSpeakerCommand } from './commands/speaker.ts';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerRunCommand(program);
+  registerReportCommands(program);
   registerConfigCommands(program);
   registerControllerCommand(program);
   registerSpeakerCommand(program);

@@ -3,7 +3,14 @@ import type { Command } from 'commander';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { applyGates, exitCodeFor, loadGates, writeReports } from '../../../reports/index.ts';
+import {
+  baselineSummary,
+  loadBaseline,
+  withBaseline,
+  type LoadedBaseline,
+} from '../../../reports/baseline/baseline.ts';
 import { ownSut } from '../../../reports/compare.ts';
+import { LblabError } from '../../../core/errors/lblab-error.ts';
 import { catalog, defaultSuite } from '../../../scenarios/index.ts';
 import { backendNamed, backendNames } from '../../backends/index.ts';
 import { newRunId } from '../../runner/run-id.ts';
@@ -28,6 +35,7 @@ export interface RunArgs {
   seed?: string;
   peer?: string[];
   repeat?: string;
+  baseline?: string;
   pdf?: boolean;
 }
 
@@ -57,6 +65,10 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--repeat <n>',
       `run each scenario n times (1..${maxRepeats}, default 1) on fresh labs, each repeat with a seed derived from the scenario's and its number (the first keeps the scenario's, so --repeat k with the same --seed replays repeats 1..k); measurements become distributions (median, p95, min, max), gated at the median unless a rule names a statistic`,
+    )
+    .option(
+      '--baseline <file|dir>',
+      "compare with an earlier result.json, or the newest run on this backend stored in a directory; lblab figures that regressed beyond the gates file's `regression` tolerances fail",
     )
     .option('--pdf', "also print report.pdf (Debian's chromium: LBLAB_CHROMIUM or /usr/bin/chromium)")
     .action(async (opts: RunArgs) => {
@@ -97,6 +109,14 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   if (!gates.ok) {
     for (const e of gates.errors) out.stderr(formatIssue(e));
     return exitCodes.error;
+  }
+  // A baseline that cannot be used must not cost a lab run: it is read and checked first.
+  let baseline: LoadedBaseline | undefined;
+  try {
+    if (args.baseline !== undefined) baseline = await loadBaseline(args.baseline, backend.name);
+  } catch (err) {
+    if (err instanceof LblabError) return fail(err.message);
+    throw err;
   }
   // Topologies are read (and rejected with file and field path) before anything starts.
   const topologies = new Map<string, Topology>();
@@ -142,8 +162,10 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     result = { ...raw, emulated: fidelity.scenarios };
   }
   result = applyGates(result, gates.rules);
+  if (baseline !== undefined) result = withBaseline(result, baseline, gates.regression);
   await writeReports(dir, result);
   const code = exitCodeFor(result);
+  for (const line of baselineSummary(result)) out.stdout(line);
   out.stdout(`report: ${join(dir, 'report.html')} (also report.md, result.json, junit.xml)`);
   const pdf = args.pdf
     ? await writePdf(join(dir, 'report.html'), join(dir, 'report.pdf'), runId, out, 'lblab run')
