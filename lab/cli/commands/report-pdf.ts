@@ -1,12 +1,12 @@
 /** `lblab report pdf [PATH]`: report.pdf from a report.html, a result.json or a run directory. */
 import type { Command } from 'commander';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { LblabError } from '../../../core/errors/lblab-error.ts';
+import { readResultFile } from '../../../reports/baseline/stored-runs.ts';
 import { renderHtml } from '../../../reports/html/index.ts';
 import { printReportPdf, PdfSourceError } from '../../../reports/pdf/index.ts';
-import type { RunResult } from '../../../reports/result.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
 
@@ -28,8 +28,9 @@ export function registerReportPdfCommand(report: Command): void {
       `a report.html, a result.json or a run directory (default: the newest run in ${defaultRuns})`,
     )
     .option('--out <file>', 'write the PDF here instead')
-    .action(async (path: string | undefined, opts: ReportPdfArgs) => {
-      process.exitCode = await reportPdf(path, opts, processOutput);
+    .action(async (path: string | undefined, _opts: ReportPdfArgs, pdf: Command) => {
+      // `report` has an --out of its own and reads it wherever it stands, so ours is taken from both.
+      process.exitCode = await reportPdf(path, pdf.optsWithGlobals<ReportPdfArgs>(), processOutput);
     });
 }
 
@@ -108,19 +109,6 @@ async function newestRun(dir: string): Promise<string> {
   return newest.path;
 }
 
-async function readResult(file: string): Promise<RunResult> {
-  let result: unknown;
-  try {
-    result = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new PdfSourceError(`${file}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const r = result as Partial<RunResult> | null;
-  if (typeof r?.runId !== 'string' || !Array.isArray(r.scenarios))
-    throw new PdfSourceError(`${file} is not a lblab result (no runId or scenarios)`);
-  return r as RunResult;
-}
-
 /**
  * Hands `use` an HTML file and its run id: report.html as it is (the run id from the result.json beside
  * it, if any), or a result.json rendered to a temporary report.html that is removed afterwards.
@@ -131,10 +119,12 @@ async function withHtml<T>(
 ): Promise<T> {
   if (source.kind === 'html') {
     const beside = join(dirname(source.file), 'result.json');
-    const runId = (await stat(beside).catch(() => undefined)) ? (await readResult(beside)).runId : undefined;
+    const runId = (await stat(beside).catch(() => undefined))
+      ? (await readResultFile(beside)).result.runId
+      : undefined;
     return use(source.file, runId);
   }
-  const result = await readResult(source.file);
+  const { result } = await readResultFile(source.file);
   const tmp = await mkdtemp(join(tmpdir(), 'lblab-pdf-'));
   try {
     const html = join(tmp, basename(source.file).replace(/\.json$/, '') + '.html');
@@ -143,9 +133,4 @@ async function withHtml<T>(
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
-}
-
-/** Until `lblab report` (report.ts) is on main: a `report` parent holding only `pdf`. */
-export function registerReportParentForPdf(program: Command): void {
-  registerReportPdfCommand(program.command('report').description('reports made from earlier runs'));
 }
