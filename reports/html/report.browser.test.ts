@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../lab/cli/commands/run.ts';
 import { defaultSuite } from '../../scenarios/index.ts';
 import { verdict } from '../format.ts';
@@ -26,14 +26,24 @@ const scenarios = [
   'bgp: node crash with BFD',
 ];
 
-let dir: string;
-let browser: Browser;
-let runDir: string;
-const reports: Record<string, string> = {};
+const real = 'a real emulated run';
+const merged = 'a merged run of two backends, repeated, with a baseline';
 
-beforeAll(async () => {
-  const executablePath = findChromium(); // no browser fails every test here, saying how to install one
-  dir = await mkdtemp(join(tmpdir(), 'lblab-report-browser-'));
+interface Setup {
+  dir: string;
+  browser: Browser;
+  /** The run directory `lblab run --pdf` wrote. */
+  runDir: string;
+  reports: Record<string, string>;
+}
+
+/**
+ * Runs the scenarios and renders the fixture once, on the first test's demand: set up in a hook, a
+ * missing browser would skip the tests; here each one fails, with the message that says how to install it.
+ */
+async function prepare(): Promise<Setup> {
+  const executablePath = findChromium();
+  const dir = await mkdtemp(join(tmpdir(), 'lblab-report-browser-'));
   const said: string[] = [];
   const out = { stdout: (l: string) => said.push(l), stderr: (l: string) => said.push(l) };
   const code = await run(
@@ -48,20 +58,23 @@ beforeAll(async () => {
     },
     out,
   );
-  expect(code, said.join('\n')).toBe(0);
+  if (code !== 0) throw new Error(`lblab run --pdf exited ${code}:\n${said.join('\n')}`);
   const [runId] = await readdir(dir);
-  runDir = join(dir, runId!);
-  reports['a real emulated run'] = join(runDir, 'report.html');
-  const merged = join(dir, 'merged');
-  await mkdir(merged);
-  reports['a merged run of two backends, repeated, with a baseline'] = join(merged, 'report.html');
-  await writeFile(join(merged, 'report.html'), await renderHtml(mergedRun()));
-  browser = await chromium.launch({ executablePath, timeout: 30_000 });
-}, 120_000);
+  const runDir = join(dir, runId!);
+  await mkdir(join(dir, 'merged'));
+  const reports = { [real]: join(runDir, 'report.html'), [merged]: join(dir, 'merged', 'report.html') };
+  await writeFile(reports[merged], await renderHtml(mergedRun()));
+  const browser = await chromium.launch({ executablePath, timeout: 30_000 });
+  return { dir, browser, runDir, reports };
+}
+
+let setup: Promise<Setup> | undefined;
+const ready = () => (setup ??= prepare());
 
 afterAll(async () => {
-  await browser?.close();
-  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  const done = await setup?.catch(() => undefined);
+  await done?.browser.close();
+  if (done !== undefined) await rm(done.dir, { recursive: true, force: true });
 });
 
 // In-page functions are strings: the project compiles without the DOM library.
@@ -82,8 +95,17 @@ const focusedEvent = `(() => {
 /** The event rows, in document order, that carry their own link (each event's time). */
 const eventRows = `[...document.querySelectorAll('tr[id] > td:first-child > a')].map((a) => a.closest('tr').id)`;
 
-/** Opens `file` in a fresh page, noting every request and every console or page error. */
-async function open(file: string): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+interface Opened {
+  file: string;
+  page: Page;
+  requests: string[];
+  errors: string[];
+}
+
+/** Opens a report in a fresh page, noting every request and every console or page error. */
+async function open(which: string): Promise<Opened> {
+  const { browser, reports } = await ready();
+  const file = reports[which]!;
   // axe needs a page of a context of its own
   const page = await (await browser.newContext()).newPage();
   page.setDefaultTimeout(20_000);
@@ -93,68 +115,63 @@ async function open(file: string): Promise<{ page: Page; requests: string[]; err
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-  return { page, requests, errors };
+  return { file, page, requests, errors };
 }
 
-describe.each(['a real emulated run', 'a merged run of two backends, repeated, with a baseline'])(
-  'report.html of %s',
-  (which) => {
-    let page: Page;
-    let loaded: Awaited<ReturnType<typeof open>>;
-    beforeAll(async () => {
-      loaded = await open(reports[which]!);
-      page = loaded.page;
-    });
-    afterAll(async () => {
-      await page?.context().close();
-    });
+describe.each([real, merged])('report.html of %s', (which) => {
+  let opened: Promise<Opened> | undefined;
+  const report = () => (opened ??= open(which));
+  afterAll(async () => {
+    await (await opened?.catch(() => undefined))?.page.context().close();
+  });
 
-    it('opens from disk with no console error and no request but the file itself', () => {
-      expect(loaded.errors).toEqual([]);
-      expect(loaded.requests).toEqual([pathToFileURL(reports[which]!).href]);
-    });
+  it('opens from disk with no console error and no request but the file itself', async () => {
+    const { file, errors, requests } = await report();
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([pathToFileURL(file).href]);
+  });
 
-    it('draws marks in every chart, and names each chart and its figure for assistive technology', async () => {
-      const drawn = (await page.evaluate(drawnMarks)) as number[];
-      const count = drawn.length;
-      expect(count).toBeGreaterThan(0);
-      drawn.forEach((marks, i) => expect(marks, `chart ${i + 1} has no drawn marks`).toBeGreaterThan(0));
-      // Names as the browser's accessibility tree computes them (aria-label, aria-labelledby, figcaption).
-      expect(await page.locator('figure').getByRole('img', { name: /\S/ }).count()).toBe(count);
-      expect(await page.getByRole('figure', { name: /\S/ }).count()).toBe(
-        await page.locator('figure').count(),
-      );
-    });
+  it('draws marks in every chart, and names each chart and its figure for assistive technology', async () => {
+    const { page } = await report();
+    const drawn = (await page.evaluate(drawnMarks)) as number[];
+    const count = drawn.length;
+    expect(count).toBeGreaterThan(0);
+    drawn.forEach((marks, i) => expect(marks, `chart ${i + 1} has no drawn marks`).toBeGreaterThan(0));
+    // Names as the browser's accessibility tree computes them (aria-label, aria-labelledby, figcaption).
+    expect(await page.locator('figure').getByRole('img', { name: /\S/ }).count()).toBe(count);
+    expect(await page.getByRole('figure', { name: /\S/ }).count()).toBe(await page.locator('figure').count());
+  });
 
-    it('walks the event timeline with Tab, one event after another, focus visible', async () => {
-      const [first, second] = (await page.evaluate(eventRows)) as string[];
-      expect(second).toBeDefined();
-      const focused = async () => (await page.evaluate(focusedEvent)) as { event?: string; visible: boolean };
-      await page.locator('body').focus();
-      let now = await focused();
-      for (let presses = 0; now.event === undefined && presses < 300; presses++) {
-        await page.keyboard.press('Tab');
-        now = await focused();
-      }
-      expect(now).toEqual({ event: first, visible: true });
+  it('walks the event timeline with Tab, one event after another, focus visible', async () => {
+    const { page } = await report();
+    const [first, second] = (await page.evaluate(eventRows)) as string[];
+    expect(second).toBeDefined();
+    const focused = async () => (await page.evaluate(focusedEvent)) as { event?: string; visible: boolean };
+    await page.locator('body').focus();
+    let now = await focused();
+    for (let presses = 0; now.event === undefined && presses < 300; presses++) {
       await page.keyboard.press('Tab');
-      expect(await focused()).toEqual({ event: second, visible: true });
-      await page.keyboard.press('Enter');
-      expect(new URL(page.url()).hash).toBe(`#${second}`);
-    });
+      now = await focused();
+    }
+    expect(now).toEqual({ event: first, visible: true });
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ event: second, visible: true });
+    await page.keyboard.press('Enter');
+    // following the link is a navigation the browser finishes after the key press returns
+    await expect.poll(() => new URL(page.url()).hash, { timeout: 5000 }).toBe(`#${second}`);
+  });
 
-    it('has no WCAG 2 A or AA violations (axe-core)', async () => {
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-      const found = violations.flatMap((v) =>
-        v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`),
-      );
-      expect(found).toEqual([]);
-    });
-  },
-);
+  it('has no WCAG 2 A or AA violations (axe-core)', async () => {
+    const { page } = await report();
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    const found = violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`));
+    expect(found).toEqual([]);
+  });
+});
 
 describe('report.pdf of the real run (lblab run --pdf)', () => {
   it('has the summary and a page per scenario, its text (verdict, every scenario) and a bookmark per scenario', async () => {
+    const { runDir } = await ready();
     const result = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8')) as RunResult;
     const pdf = join(runDir, 'report.pdf');
     const applicable = result.scenarios.filter((s) => s.status !== 'not-applicable');

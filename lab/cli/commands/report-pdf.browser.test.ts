@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderJson } from '../../../reports/json.ts';
-import { findChromium } from '../../../reports/pdf/index.ts';
 import { pdfInfo, pdfPages } from '../../../reports/pdf/poppler.test-support.ts';
 import { sampleRun } from '../../../reports/sample-result.test-support.ts';
 import { exitCodes } from '../exit-codes.ts';
@@ -11,8 +10,9 @@ import { main } from '../main.ts';
 import { reportPdf } from './report-pdf.ts';
 
 let dir: string;
+// No chromium lookup here: in a hook a missing browser would skip the tests; each print fails instead,
+// with the message that says how to install one.
 beforeAll(async () => {
-  findChromium(); // no browser fails every test here with the message that says how to install one
   dir = await mkdtemp(join(tmpdir(), 'lblab-report-pdf-'));
 });
 afterAll(async () => {
@@ -43,7 +43,7 @@ describe('lblab report pdf', () => {
   it("prints a run directory's report.html beside it, the run id from its result.json in the footer", async () => {
     const run = await runDir('dir', html);
     const { lines, out } = capture();
-    expect(await reportPdf(run, {}, out)).toBe(exitCodes.ok);
+    expect(await reportPdf(run, {}, out), lines.stderr.join('\n')).toBe(exitCodes.ok);
     expect(lines.stdout).toEqual([
       expect.stringMatching(/^pdf: .*\/dir\/report\.pdf \(1 pages, \d+\.\d s\)$/),
     ]);
@@ -71,7 +71,7 @@ describe('lblab report pdf', () => {
   it('renders a result.json to HTML first, and leaves only report.pdf beside it', async () => {
     const run = await runDir('json');
     const { lines, out } = capture();
-    expect(await reportPdf(join(run, 'result.json'), {}, out)).toBe(exitCodes.ok);
+    expect(await reportPdf(join(run, 'result.json'), {}, out), lines.stderr.join('\n')).toBe(exitCodes.ok);
     expect(lines.stdout[0]).toContain(join(run, 'report.pdf'));
     expect((await readdir(run)).sort()).toEqual(['report.pdf', 'result.json']);
     const text = (await pdfPages(join(run, 'report.pdf'))).join('\n');
@@ -85,7 +85,7 @@ describe('lblab report pdf', () => {
     const hourAgo = new Date(Date.now() - 3_600_000);
     await utimes(join(older, 'result.json'), hourAgo, hourAgo);
     const { lines, out } = capture();
-    expect(await reportPdf(undefined, {}, out, runs)).toBe(exitCodes.ok);
+    expect(await reportPdf(undefined, {}, out, runs), lines.stderr.join('\n')).toBe(exitCodes.ok);
     expect(lines.stdout[0]).toContain(join(newer, 'report.pdf'));
     await expect(stat(join(older, 'report.pdf'))).rejects.toThrow();
   });
