@@ -48,6 +48,18 @@ export default defineConfig({
           hookTimeout: 300_000,
         },
       },
+      {
+        test: {
+          name: 'browser',
+          include: ['**/*.browser.test.ts'],
+          exclude: ['**/node_modules/**'],
+          // The files drive Debian's chromium (a missing one fails them, never skips): one file at a time
+          // so two browsers never share the runner's cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -7,6 +7,7 @@ import { registerLabCommands } from './commands/lab.ts';
 import { registerManifestsCommand } from './commands/manifests.ts';
 import { registerPcapCommands } from './commands/pcap.ts';
 import { registerReportCommands } from './commands/report.ts';
+import { registerReportPdfCommand } from './commands/report-pdf.ts';
 import { registerRunCommand } from './commands/run.ts';
 import { registerSpeakerCommand } from './commands/speaker.ts';
 import { exitCodes } from './exit-codes.ts';
@@ -19,7 +20,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerRunCommand(program);
-  registerReportCommands(program);
+  registerReportPdfCommand(registerReportCommands(program));
   registerConfigCommands(program);
   registerControllerCommand(program);
   registerSpeakerCommand(program);

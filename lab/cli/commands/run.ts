@@ -22,6 +22,7 @@ import { maxRepeats } from '../../runner/repeats.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
+import { writePdf } from './report-pdf.ts';
 
 const emulatedName = 'emulated';
 
@@ -35,6 +36,7 @@ export interface RunArgs {
   peer?: string[];
   repeat?: string;
   baseline?: string;
+  pdf?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -68,6 +70,7 @@ export function registerRunCommand(program: Command): void {
       '--baseline <file|dir>',
       "compare with an earlier result.json, or the newest run on this backend stored in a directory; lblab figures that regressed beyond the gates file's `regression` tolerances fail",
     )
+    .option('--pdf', "also print report.pdf (Debian's chromium: LBLAB_CHROMIUM or /usr/bin/chromium)")
     .action(async (opts: RunArgs) => {
       process.exitCode = await run(opts, processOutput);
     });
@@ -164,9 +167,12 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   const code = exitCodeFor(result);
   for (const line of baselineSummary(result)) out.stdout(line);
   out.stdout(`report: ${join(dir, 'report.html')} (also report.md, result.json, junit.xml)`);
+  const pdf = args.pdf
+    ? await writePdf(join(dir, 'report.html'), join(dir, 'report.pdf'), runId, out, 'lblab run')
+    : exitCodes.ok;
   out.stdout(
     `${backend.name === emulatedName ? 'replay' : 'rerun'}: lblab run --backend ${backend.name} --seed ${seed}${args.scenario ? args.scenario.map((s) => ` --scenario ${JSON.stringify(s)}`).join('') : ''}${peers.map((p) => ` --peer ${p}`).join('')}${repeat > 1 ? ` --repeat ${repeat}` : ''}`,
   );
   out.stdout(code === 0 ? 'all gates passed' : code === 1 ? 'a gate failed' : 'a scenario errored');
-  return code;
+  return pdf === exitCodes.ok ? code : pdf; // the gates' verdict stands; a PDF that could not be printed is an error
 }
