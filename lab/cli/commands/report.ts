@@ -31,7 +31,7 @@ export function registerReportCommands(program: Command): Command {
   const report = program
     .command('report')
     .description(
-      're-render result.json, report.md and junit.xml (and report.html) from one or more result.json files of ' +
+      're-render result.json, report.html, report.md and junit.xml from one or more result.json files of ' +
         'lblab run, several merged into one; exit 0 all gates pass, 1 a gate failed, 2 error',
     )
     .argument('[files...]', 'result.json files')
