@@ -17,6 +17,7 @@ describe('probes', () => {
       outageMs: 10,
       gaps: [],
       servers: [{ server: 'h2', replies: 100 }],
+      runs: [{ server: 'h2', firstSeq: 0, lastSeq: 99 }],
     });
     expect(net.now()).toBe(990 + 200);
   });
@@ -35,6 +36,11 @@ describe('probes', () => {
     expect(summary).toMatchObject({ sent: 100, received: 50, lost: 50, outageMs: 510 });
     expect(summary.gaps).toEqual([
       { gapMs: 510, lastSeqBefore: 30, firstSeqAfter: 81, serverBefore: 'h2', serverAfter: 'h2' },
+    ]);
+    // The lost probes split the served-by runs exactly where the link was down.
+    expect(summary.runs).toEqual([
+      { server: 'h2', firstSeq: 0, lastSeq: 30 },
+      { server: 'h2', firstSeq: 81, lastSeq: 99 },
     ]);
   });
 
