@@ -1,4 +1,20 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+// The kind tier needs Docker, kind and minutes per cluster: its project exists only when LBLAB_KIND=1, as
+// the kind job on GitHub sets it (.github/workflows/ci.yml). `npm test` elsewhere neither lists nor runs
+// *.kind.test.ts, and the unit project excludes them.
+const kindTier = process.env['LBLAB_KIND'] === '1';
+const kindProject: TestProjectInlineConfiguration = {
+  test: {
+    name: 'kind',
+    include: ['**/*.kind.test.ts'],
+    exclude: ['**/node_modules/**'],
+    // Each file makes kind clusters on the one Docker engine: one file at a time, and minutes per hook.
+    fileParallelism: false,
+    testTimeout: 300_000,
+    hookTimeout: 600_000,
+  },
+};
 
 // Each backend is its own project so CI can run (and fail) them separately; unit tests sit next to code.
 export default defineConfig({
@@ -14,6 +30,7 @@ export default defineConfig({
             '**/*.docker.test.ts',
             '**/*.emulated.test.ts',
             '**/*.browser.test.ts',
+            '**/*.kind.test.ts',
           ],
         },
       },
@@ -60,6 +77,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      ...(kindTier ? [kindProject] : []),
     ],
   },
 });
