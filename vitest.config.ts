@@ -14,6 +14,7 @@ export default defineConfig({
             '**/*.docker.test.ts',
             '**/*.emulated.test.ts',
             '**/*.browser.test.ts',
+            '**/*.kind.test.ts',
           ],
         },
       },
@@ -46,6 +47,17 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          name: 'kind',
+          include: ['**/*.kind.test.ts'],
+          exclude: ['**/node_modules/**'],
+          // Real kind clusters on the kind job's engine (GitHub Actions only): one file at a time.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
         },
       },
       {

@@ -27,6 +27,8 @@ export interface StandIns {
   kind: string;
   docker: string;
   calls(): Promise<Call[]>;
+  /** What commands ending in `-f -` (nft reading a ruleset) were given on stdin, in order. */
+  stdin(): Promise<string>;
   remove(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function standIns(answers: { kind?: Canned[]; docker?: Canned[] }):
           const network = rest.pop()!.replace(/^ENV=/, '');
           return { tool: tool!, args: rest, network };
         }),
+    stdin: () => readFile(join(dir, 'stdin.log'), 'utf8').catch(() => ''),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }
@@ -71,6 +74,9 @@ function script(tool: string, log: string, canned: Canned[]): string {
     '#!/bin/sh',
     `{ printf '%s' ${quote(tool)}; for a in "$@"; do printf '\\t%s' "$a"; done; ` +
       `printf '\\tENV=%s\\n' "\${KIND_EXPERIMENTAL_DOCKER_NETWORK-}"; } >> ${quote(log)}`,
+    'case "$*" in',
+    `  *' -f -') cat >> ${quote(join(log, '..', 'stdin.log'))};;`,
+    'esac',
     'case "$*" in',
     ...cases,
     'esac',
