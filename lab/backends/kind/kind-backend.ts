@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Topology } from '../../model/topology.ts';
 import type { Backend, Capability, UpOptions } from '../../runner/backend.ts';
-import { recordRun } from '../netns/run-registry.ts';
+import { forgetRun, recordRun } from '../netns/run-registry.ts';
 import { deployLab } from './deploy-port.ts';
-import { createKindCluster, deleteKindCluster, exportKindLogs } from './kind-cluster.ts';
+import { createKindCluster, deleteKindCluster, exportKindLogs, type KindCluster } from './kind-cluster.ts';
 import { KIND_IP_FAMILIES, type KindIpFamily } from './kind-config.ts';
 import { restartReason, stallReason } from './kind-node-faults.ts';
 import { KIND_NODE_IMAGE } from './kind-pins.ts';
@@ -61,21 +61,22 @@ class KindBackend implements Backend {
     if (!this.tools) await this.check();
     const tools = this.tools!;
     const say = (line: string) => process.stderr.write(`lblab kind: ${line}\n`);
-    // Recorded like every lab run, so the reapers and `lab clean` tell a dead run's cluster from a live one.
-    await recordRun(options.runId);
     const ipFamily = ipFamilyFromEnv();
     const image = await lblabImage(say);
-    const cluster = await createKindCluster(topology, {
-      tools,
-      runId: options.runId,
-      nodeImage: process.env['LBLAB_KIND_NODE_IMAGE'] || KIND_NODE_IMAGE,
-      ...(ipFamily && { ipFamily }),
-      runDir: join(tmpdir(), 'lblab', 'kind', options.runId),
-      ...(options.artifactsDir !== undefined && { artifactsDir: options.artifactsDir }),
-      image,
-      progress: say,
-    });
+    // Recorded like every lab run, so the reapers and `lab clean` tell a dead run's cluster from a live one.
+    await recordRun(options.runId);
+    let cluster: KindCluster | undefined;
     try {
+      cluster = await createKindCluster(topology, {
+        tools,
+        runId: options.runId,
+        nodeImage: process.env['LBLAB_KIND_NODE_IMAGE'] || KIND_NODE_IMAGE,
+        ...(ipFamily && { ipFamily }),
+        runDir: join(tmpdir(), 'lblab', 'kind', options.runId),
+        ...(options.artifactsDir !== undefined && { artifactsDir: options.artifactsDir }),
+        image,
+        progress: say,
+      });
       const deployed = await deployLab(cluster.kubeconfig, topology, {
         image,
         timeoutMs: DEPLOY_TIMEOUT_MS,
@@ -83,11 +84,13 @@ class KindBackend implements Backend {
       });
       return new KindRunningLab(tools, options.runId, cluster, deployed);
     } catch (err) {
-      if (options.artifactsDir !== undefined)
+      // createKindCluster removes what it made when it fails; a failed deploy leaves the cluster to remove.
+      if (cluster && options.artifactsDir !== undefined)
         await exportKindLogs(tools, cluster.name, join(options.artifactsDir, 'kind-logs')).catch(
           () => undefined,
         );
-      await deleteKindCluster(tools, cluster.name, cluster.network).catch(() => undefined);
+      if (cluster) await deleteKindCluster(tools, cluster.name, cluster.network).catch(() => undefined);
+      await forgetRun(options.runId);
       throw err;
     }
   }

@@ -4,6 +4,8 @@
  * announcers, partitions and impairments need the lab's clients and routers as containers on the kind
  * network (the docker tier's fabric), which this backend does not build yet: they refuse, saying so.
  */
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LblabError } from '../../../core/errors/lblab-error.ts';
@@ -117,6 +119,8 @@ export class KindRunningLab implements RunningLab {
 
   async down(): Promise<void> {
     await deleteKindCluster(this.tools, this.cluster.name, this.cluster.network);
+    // The run directory holds the cluster's config and kubeconfig, which name a cluster now gone.
+    await rm(dirname(this.cluster.kubeconfig), { recursive: true, force: true });
     await forgetRun(this.runId);
   }
 }
