@@ -81,6 +81,25 @@ describe('kindClusterConfig on the repository topologies', () => {
   });
 });
 
+describe('kind node labels', () => {
+  it("keeps the kubelet's own labels and refuses a reserved one it would not start with, naming node and label", async () => {
+    const t = await topology('l2-two-segments.yaml');
+    expect(kindClusterConfig(t, { runId: 'r', nodeImage: 'i' }).nodes[1]!.labels).toEqual({
+      'topology.kubernetes.io/zone': 'zone-a',
+      [LAB_NODE_LABEL]: 'n1',
+    });
+    const withLabel = (key: string) => ({
+      ...t,
+      nodes: t.nodes.map((n) => (n.name === 'n3' ? { ...n, labels: { [key]: 'x' } } : n)),
+    });
+    expect(() =>
+      kindClusterConfig(withLabel('node-role.kubernetes.io/lb'), { runId: 'r', nodeImage: 'i' }),
+    ).toThrow(/nodes\.n3\.labels: a kubelet refuses to start with node-role\.kubernetes\.io\/lb/);
+    for (const ok of ['node.kubernetes.io/exclude-from-external-load-balancers', 'example.com/rack', 'rack'])
+      expect(() => kindClusterConfig(withLabel(ok), { runId: 'r', nodeImage: 'i' })).not.toThrow();
+  });
+});
+
 describe('kindNetworkSpec', () => {
   it("gives the nodes' segment its own subnets, a gateway no host of the topology uses, and the run label", async () => {
     const t = await topology('l2-three-nodes.yaml');

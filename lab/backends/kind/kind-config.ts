@@ -45,6 +45,13 @@ export function kindClusterConfig(topology: Topology, o: KindConfigOptions): Kin
           );
   const workers = topology.nodes.filter((n) => n.kind === 'lblab-node');
   if (workers.length === 0) throw new Error(`${topology.file}: no lblab-node to make a kind worker of`);
+  for (const n of workers)
+    for (const key of Object.keys(n.labels))
+      if (!kubeletMaySet(key))
+        throw new Error(
+          `${topology.file}: nodes.${n.name}.labels: a kubelet refuses to start with ${key} (the kubernetes.io ` +
+            'and k8s.io label namespaces are reserved, NodeRestriction), so kind cannot put it on its node',
+        );
   return {
     kind: 'Cluster',
     apiVersion: 'kind.x-k8s.io/v1alpha4',
@@ -86,3 +93,29 @@ export function ipFamilyOf(topology: Topology): KindIpFamily {
 function overlap(a: Prefix, b: Prefix): boolean {
   return a.contains(b.network) || b.contains(a.network);
 }
+
+/** The kubelet's rule for --node-labels (what kind passes a node's labels as). */
+function kubeletMaySet(key: string): boolean {
+  const prefix = key.includes('/') ? key.slice(0, key.indexOf('/')) : '';
+  const reserved = (d: string) => prefix === d || prefix.endsWith(`.${d}`);
+  if (!reserved('kubernetes.io') && !reserved('k8s.io')) return true;
+  return (
+    kubeletLabels.has(key) ||
+    prefix === 'kubelet.kubernetes.io' ||
+    prefix.endsWith('.kubelet.kubernetes.io') ||
+    prefix === 'node.kubernetes.io' ||
+    prefix.endsWith('.node.kubernetes.io')
+  );
+}
+
+const kubeletLabels = new Set([
+  'kubernetes.io/hostname',
+  'kubernetes.io/arch',
+  'kubernetes.io/os',
+  'beta.kubernetes.io/instance-type',
+  'node.kubernetes.io/instance-type',
+  'failure-domain.beta.kubernetes.io/region',
+  'failure-domain.beta.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+  'topology.kubernetes.io/zone',
+]);
