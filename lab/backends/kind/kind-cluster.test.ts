@@ -7,6 +7,7 @@ import { readTopology } from '../../model/index.ts';
 import type { Topology } from '../../model/topology.ts';
 import { createKindCluster, deleteKindCluster } from './kind-cluster.ts';
 import { KindCommandError } from './kind-exec.ts';
+import { kindNetworkSpec, networkCreateArgs } from './kind-network.ts';
 import { standIns, type Canned, type StandIns } from './kind-standins.test-support.ts';
 
 let tools: StandIns | undefined;
@@ -57,27 +58,8 @@ describe('createKindCluster against stand-in kind and docker', () => {
     const config = join(runDir, 'kind-config.yaml');
     const kubeconfig = join(runDir, 'kubeconfig');
     expect(calls.map((c) => [c.tool, ...c.args])).toEqual([
-      [
-        'docker',
-        'network',
-        'create',
-        '--driver',
-        'bridge',
-        '--ipv6',
-        '--subnet',
-        '198.18.0.0/24',
-        '--gateway',
-        '198.18.0.254',
-        '--subnet',
-        '2001:db8::/64',
-        '--gateway',
-        '2001:db8::ffff:ffff:ffff:fffe',
-        '--label',
-        'io.lblab.run=abc123',
-        '--opt',
-        'com.docker.network.bridge.enable_ip_masquerade=true',
-        network,
-      ],
+      // The exact network arguments are kind-config.test.ts's; here, that they come first.
+      ['docker', ...networkCreateArgs(kindNetworkSpec(topology, 'abc123'))],
       [
         'kind',
         'create',
