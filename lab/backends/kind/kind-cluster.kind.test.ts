@@ -10,17 +10,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpAddress, Prefix } from '../../../core/net/index.ts';
 import { readTopology } from '../../model/index.ts';
+import type { Topology } from '../../model/topology.ts';
 import { newRunId } from '../../runner/run-id.ts';
 import { createKindCluster, deleteKindCluster, type KindCluster } from './kind-cluster.ts';
 import type { KindIpFamily } from './kind-config.ts';
 import { runTool } from './kind-exec.ts';
 import { LAB_NODE_LABEL } from './kind-names.ts';
+import { kindNetworkSpec } from './kind-network.ts';
 import { KIND_NODE_IMAGE } from './kind-pins.ts';
 import { findKindTools, type KindTools } from './kind-tools.ts';
 
 let tools: KindTools;
 let cluster: KindCluster;
 let runDir: string;
+let topology: Topology;
 const runId = newRunId();
 const family = process.env['LBLAB_KIND_IP_FAMILY'] as KindIpFamily | undefined;
 
@@ -28,8 +31,9 @@ beforeAll(async () => {
   tools = await findKindTools();
   const read = await readTopology('topologies/l2-three-nodes.yaml');
   if (!read.ok) throw new Error(JSON.stringify(read.errors));
+  topology = read.topology;
   runDir = await mkdtemp(join(tmpdir(), 'lblab-kind-test-'));
-  cluster = await createKindCluster(read.topology, {
+  cluster = await createKindCluster(topology, {
     tools,
     runId,
     nodeImage: process.env['LBLAB_KIND_NODE_IMAGE'] || KIND_NODE_IMAGE,
@@ -46,18 +50,18 @@ afterAll(async () => {
 });
 
 describe('a kind cluster from l2-three-nodes', () => {
-  it('has a control plane and n1..n3 as workers, each with an address from the segment', () => {
+  it('has a control plane and n1..n3 as workers, each with an address from its range of the segment', () => {
     expect(cluster.nodes.map((n) => [n.lab, n.role])).toEqual([
       ['control-plane', 'control-plane'],
       ['n1', 'worker'],
       ['n2', 'worker'],
       ['n3', 'worker'],
     ]);
-    const lan4 = Prefix.parse('198.18.0.0/24');
-    const lan6 = Prefix.parse('2001:db8::/64');
+    // Docker gives kind's nodes addresses from the range kind-network.ts reserves for them.
+    const [lan4, lan6] = kindNetworkSpec(topology, runId).subnets.map((s) => Prefix.parse(s.nodeRange));
     for (const n of cluster.nodes) {
-      expect(lan4.contains(IpAddress.parse(n.ipv4 ?? '0.0.0.0')), `${n.container} ${n.ipv4}`).toBe(true);
-      expect(lan6.contains(IpAddress.parse(n.ipv6 ?? '::')), `${n.container} ${n.ipv6}`).toBe(true);
+      expect(lan4!.contains(IpAddress.parse(n.ipv4 ?? '0.0.0.0')), `${n.container} ${n.ipv4}`).toBe(true);
+      expect(lan6!.contains(IpAddress.parse(n.ipv6 ?? '::')), `${n.container} ${n.ipv6}`).toBe(true);
     }
   });
 

@@ -40,9 +40,18 @@ describe('kindClusterConfig on the repository topologies', () => {
       );
       for (const s of subnets) expect(inLabRanges(s), s).toBe(true);
       const spec = kindNetworkSpec(t, 'abc123');
-      for (const { subnet, gateway } of spec.subnets) {
+      const hostAddresses = t.nodes.flatMap((n) => n.attachments.flatMap((a) => [a.ipv4, a.ipv6]));
+      for (const { subnet, gateway, nodeRange } of spec.subnets) {
         expect(inLabRanges(subnet), subnet).toBe(true);
-        expect(Prefix.parse(subnet).contains(IpAddress.parse(gateway))).toBe(true);
+        const p = Prefix.parse(subnet);
+        const range = Prefix.parse(nodeRange);
+        expect(p.contains(IpAddress.parse(gateway))).toBe(true);
+        // kind's nodes get addresses no host of the topology has, and never the gateway's.
+        expect(p.contains(range.first) && p.contains(range.last), nodeRange).toBe(true);
+        expect(range.contains(IpAddress.parse(gateway))).toBe(false);
+        for (const h of hostAddresses)
+          expect(range.contains(IpAddress.parse(h.split('/')[0]!)), h).toBe(false);
+        expect(range.size).toBeGreaterThanOrEqual(BigInt(2 * config.nodes.length));
       }
       // What kind reads back is what was generated (no field lost to YAML).
       expect(YAML.parse(kindConfigYaml(config))).toEqual(config);
@@ -105,8 +114,8 @@ describe('kindNetworkSpec', () => {
     const t = await topology('l2-three-nodes.yaml');
     const spec = kindNetworkSpec(t, 'abc123');
     expect(spec.subnets).toEqual([
-      { subnet: '198.18.0.0/24', gateway: '198.18.0.254' },
-      { subnet: '2001:db8::/64', gateway: '2001:db8::ffff:ffff:ffff:fffe' },
+      { subnet: '198.18.0.0/24', gateway: '198.18.0.254', nodeRange: '198.18.0.16/29' },
+      { subnet: '2001:db8::/64', gateway: '2001:db8::ffff:ffff:ffff:fffe', nodeRange: '2001:db8::10/125' },
     ]);
     expect(networkCreateArgs(spec)).toEqual([
       'network',
@@ -118,10 +127,14 @@ describe('kindNetworkSpec', () => {
       '198.18.0.0/24',
       '--gateway',
       '198.18.0.254',
+      '--ip-range',
+      '198.18.0.16/29',
       '--subnet',
       '2001:db8::/64',
       '--gateway',
       '2001:db8::ffff:ffff:ffff:fffe',
+      '--ip-range',
+      '2001:db8::10/125',
       '--label',
       'io.lblab.run=abc123',
       '--opt',
