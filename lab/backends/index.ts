@@ -2,9 +2,10 @@
 import type { Backend } from '../runner/backend.ts';
 import { dockerBackend } from './docker/docker-backend.ts';
 import { emulatedBackend } from './emulated/index.ts';
+import { kindBackend } from './kind/kind-backend.ts';
 import { netnsBackend } from './netns/netns-backend.ts';
 
-const backends: readonly Backend[] = [emulatedBackend, netnsBackend, dockerBackend];
+const backends: readonly Backend[] = [emulatedBackend, netnsBackend, dockerBackend, kindBackend];
 
 export function backendNames(): string[] {
   return backends.map((b) => b.name);

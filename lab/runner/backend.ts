@@ -38,6 +38,11 @@ export interface Backend {
    */
   readonly peers?: ReadonlyMap<string, readonly Capability[]>;
   up(topology: Topology, options: UpOptions): Promise<RunningLab>;
+  /**
+   * Finds what the backend needs on this machine (tools, versions) before a run starts; rejects with an
+   * LblabError saying what is missing and how to get it. Absent: the backend checks in `up()`.
+   */
+  check?(): Promise<void>;
 }
 
 export interface ProbeOptions {

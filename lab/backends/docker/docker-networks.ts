@@ -102,7 +102,7 @@ function networkSpec(name: string, labels: Record<string, string>, config: objec
   };
 }
 
-function usedAddresses(topology: Topology, segment: string): Set<string> {
+export function usedAddresses(topology: Topology, segment: string): Set<string> {
   const used = new Set<string>();
   for (const n of topology.nodes)
     for (const a of n.attachments)
@@ -111,7 +111,7 @@ function usedAddresses(topology: Topology, segment: string): Set<string> {
 }
 
 /** The highest address of `prefix` below its last (IPv4's broadcast) that `used` lacks. */
-function highestFree(prefix: Prefix, used: ReadonlySet<string>): IpAddress {
+export function highestFree(prefix: Prefix, used: ReadonlySet<string>): IpAddress {
   const last = prefix.network.add((1n << BigInt(prefix.network.bits - prefix.length)) - 1n);
   for (let a = last.add(-1n); prefix.contains(a) && !a.equals(prefix.network); a = a.add(-1n))
     if (!used.has(a.toString())) return a;

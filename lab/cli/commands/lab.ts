@@ -16,6 +16,7 @@ import { readTopology } from '../../model/index.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
 import { dockerRunExists, sweepDockerRuns } from './lab-docker.ts';
+import { kindRunExists, sweepKindRuns, upKind } from './lab-kind.ts';
 
 export function registerLabCommands(program: Command): void {
   const lab = program
@@ -32,7 +33,8 @@ export function registerLabCommands(program: Command): void {
       '--backend <name>',
       'emulated (lives only while the command runs), netns (namespaces on this machine, needs root; ' +
         'left running for `ip netns exec lblab-<run>-<host> ...`) or docker (containers and networks, ' +
-        'needs root and a Docker engine; left running for `docker exec lblab-<run>-<host> ...`)',
+        'needs root and a Docker engine; left running for `docker exec lblab-<run>-<host> ...`) or kind (a ' +
+        "kind cluster on a network with the topology's subnets, needs kind and Docker; prints its kubeconfig)",
       'emulated',
     )
     .option('--seed <n>', 'seed of the emulated network', '1')
@@ -57,9 +59,9 @@ export function registerLabCommands(program: Command): void {
   lab
     .command('clean')
     .description(
-      'remove every lab namespace (lblab-*) and every container and network of a docker lab (by their ' +
-        'io.lblab.run label), ending the processes in them, including live runs and labs kept by `lab up`; ' +
-        'images stay',
+      'remove every lab namespace (lblab-*), every container and network of a docker lab (by their ' +
+        'io.lblab.run label) and every kind cluster lblab-<run id> with its network, ending the processes ' +
+        'in them, including live runs and labs kept by `lab up`; images stay',
     )
     .option(
       '--dead-only',
@@ -74,13 +76,13 @@ export function registerLabCommands(program: Command): void {
 type UpOptions = { topology: string; backend: string; seed: string; json: boolean; peer?: string };
 
 export async function up(o: UpOptions, out: Output): Promise<number> {
-  if (o.backend !== 'emulated' && o.backend !== 'netns' && o.backend !== 'docker') {
+  if (!['emulated', 'netns', 'docker', 'kind'].includes(o.backend)) {
     out.stderr(
-      `lblab lab up: no backend ${JSON.stringify(o.backend)}; use --backend emulated, netns or docker`,
+      `lblab lab up: no backend ${JSON.stringify(o.backend)}; use --backend emulated, netns, docker or kind`,
     );
     return exitCodes.error;
   }
-  const peers = o.backend === 'emulated' ? [] : [...nodePeers.keys()];
+  const peers = o.backend === 'emulated' || o.backend === 'kind' ? [] : [...nodePeers.keys()];
   if (o.peer !== undefined && !peers.includes(o.peer)) {
     out.stderr(
       `lblab lab up: the ${o.backend} backend cannot run peer ${JSON.stringify(o.peer)}` +
@@ -93,6 +95,7 @@ export async function up(o: UpOptions, out: Output): Promise<number> {
     for (const e of read.errors) out.stderr(formatIssue(e));
     return exitCodes.error;
   }
+  if (o.backend === 'kind') return upKind(read.topology, o, out);
   if (o.backend !== 'emulated') return upKept(read.topology, o, out);
   const runId = newRunId();
   const lab = await EmulatedLab.create(read.topology, {
@@ -188,8 +191,13 @@ export async function down(given: string | undefined, out: Output): Promise<numb
   }
   const record = /^[a-z0-9]+$/.test(runId) ? await readRun(runId) : undefined;
   const namespaces = (await labNamespaces()).filter((ns) => runIdOf(ns) === runId);
+  // The kind cluster first: its network carries the run label, and Docker keeps a network with nodes on it.
+  const kind =
+    /^[a-z0-9]+$/.test(runId) && (await kindRunExists(runId))
+      ? await sweepKindRuns(out, 'down', { runId })
+      : undefined;
   const inDocker = /^[a-z0-9]+$/.test(runId) && (await dockerRunExists(runId));
-  if (!record && namespaces.length === 0 && !inDocker) {
+  if (!record && namespaces.length === 0 && !inDocker && !kind) {
     out.stderr(
       `lblab lab down: no lab run ${JSON.stringify(runId)} here (see \`ip netns list\`, \`docker ps\`)`,
     );
@@ -203,8 +211,8 @@ export async function down(given: string | undefined, out: Output): Promise<numb
   const processes = new Set([...ended, ...swept.processes, ...(docker?.processes ?? [])]).size;
   out.stdout(
     `lblab lab down: removed run ${runId}: ${swept.namespaces.length} namespace(s), ` +
-      `${docker?.containers.length ?? 0} container(s), ${docker?.networks.length ?? 0} network(s), ` +
-      `ended ${processes} process(es)`,
+      `${docker?.containers.length ?? 0} container(s), ${(docker?.networks.length ?? 0) + (kind?.networks.length ?? 0)} network(s), ` +
+      `${kind?.clusters.length ?? 0} kind cluster(s), ended ${processes} process(es)`,
   );
   return exitCodes.ok;
 }
@@ -215,14 +223,16 @@ export async function clean(deadOnly: boolean, out: Output): Promise<number> {
     out.stderr(`lblab lab clean: cannot manage namespaces here; missing: ${missing.join('; ')}`);
     return exitCodes.error;
   }
-  // Docker first: its sweep decides by the run records, which the netns sweep removes.
+  // kind, then Docker: their sweeps decide by the run records, which the netns sweep removes; kind first
+  // because a kind network (labelled with its run) cannot go while the cluster's nodes are on it.
+  const kind = await sweepKindRuns(out, 'clean', { onlyDeadRuns: deadOnly });
   const docker = await sweepDockerRuns(out, 'clean', { onlyDeadRuns: deadOnly });
   const swept = await sweepLeftovers({ onlyDeadRuns: deadOnly });
   for (const ns of swept.namespaces) out.stdout(`removed namespace ${ns}`);
   out.stdout(
     `lblab lab clean: removed ${swept.namespaces.length} namespace(s), ` +
-      `${docker?.containers.length ?? 0} container(s), ${docker?.networks.length ?? 0} network(s), ` +
-      `ended ${swept.processes.length + (docker?.processes.length ?? 0)} process(es)`,
+      `${docker?.containers.length ?? 0} container(s), ${(docker?.networks.length ?? 0) + (kind?.networks.length ?? 0)} network(s), ` +
+      `${kind?.clusters.length ?? 0} kind cluster(s), ended ${swept.processes.length + (docker?.processes.length ?? 0)} process(es)`,
   );
   return exitCodes.ok;
 }

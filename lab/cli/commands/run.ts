@@ -105,6 +105,12 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
         (known.length > 0 ? `it runs ${known.join(', ')}` : 'it runs no peers'),
     );
   }
+  try {
+    await backend.check?.();
+  } catch (err) {
+    if (err instanceof LblabError) return fail(err.message);
+    throw err;
+  }
   const gates = await loadGates(args.gates);
   if (!gates.ok) {
     for (const e of gates.errors) out.stderr(formatIssue(e));

@@ -1,0 +1,120 @@
+/**
+ * The kind backend: a topology becomes a kind cluster (control plane plus one worker per lblab-node) on
+ * a docker network with the topology's subnets, lblab's image is loaded into it and deployed like a user
+ * deploys it (deploy-port.ts), and faults act on the node containers. kind and docker are driven through
+ * their CLIs with execa; `check()` finds them before anything runs, and until it has, or when they are
+ * missing, every capability says why it is not there.
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Topology } from '../../model/topology.ts';
+import type { Backend, Capability, UpOptions } from '../../runner/backend.ts';
+import { forgetRun, recordRun } from '../netns/run-registry.ts';
+import { deployLab } from './deploy-port.ts';
+import { createKindCluster, deleteKindCluster, exportKindLogs, type KindCluster } from './kind-cluster.ts';
+import { KIND_IP_FAMILIES, type KindIpFamily } from './kind-config.ts';
+import { restartReason, stallReason } from './kind-node-faults.ts';
+import { KIND_NODE_IMAGE } from './kind-pins.ts';
+import { KindRunningLab, clientsReason } from './kind-running-lab.ts';
+import { findKindTools, KindUnavailableError, type KindTools } from './kind-tools.ts';
+
+type Support = true | string;
+
+/** What a kind lab can do once kind and docker are there. */
+const withTools: readonly (readonly [Capability, Support])[] = [
+  ['l2', true],
+  ['ipv6', true],
+  ['kill', true],
+  ['hang', true],
+  ['link', true],
+  ['stall', stallReason],
+  ['restart', restartReason],
+  ['bgp', clientsReason],
+  ['bfd', clientsReason],
+  ['partition', clientsReason],
+  ['impair', clientsReason],
+];
+
+/** How long the deploy side may take to have lblab and the Services ready. */
+const DEPLOY_TIMEOUT_MS = 300_000;
+
+class KindBackend implements Backend {
+  readonly name = 'kind';
+  private tools: KindTools | undefined;
+  private problem = 'kind and docker were not looked for yet (lblab run checks them first)';
+
+  get capabilities(): ReadonlyMap<Capability, Support> {
+    return new Map(withTools.map(([c, s]) => [c, this.tools ? s : this.problem]));
+  }
+
+  /** Finds kind and docker; a KindUnavailableError (what is missing, how to get it) otherwise. */
+  async check(): Promise<void> {
+    try {
+      this.tools = await findKindTools();
+    } catch (err) {
+      if (err instanceof KindUnavailableError) this.problem = err.message;
+      throw err;
+    }
+  }
+
+  async up(topology: Topology, options: UpOptions): Promise<KindRunningLab> {
+    if (!this.tools) await this.check();
+    const tools = this.tools!;
+    const say = (line: string) => process.stderr.write(`lblab kind: ${line}\n`);
+    const ipFamily = ipFamilyFromEnv();
+    const image = await lblabImage(say);
+    // Recorded like every lab run, so the reapers and `lab clean` tell a dead run's cluster from a live one.
+    await recordRun(options.runId);
+    let cluster: KindCluster | undefined;
+    try {
+      cluster = await createKindCluster(topology, {
+        tools,
+        runId: options.runId,
+        nodeImage: process.env['LBLAB_KIND_NODE_IMAGE'] || KIND_NODE_IMAGE,
+        ...(ipFamily && { ipFamily }),
+        runDir: join(tmpdir(), 'lblab', 'kind', options.runId),
+        ...(options.artifactsDir !== undefined && { artifactsDir: options.artifactsDir }),
+        image,
+        progress: say,
+      });
+      const deployed = await deployLab(cluster.kubeconfig, topology, {
+        image,
+        timeoutMs: DEPLOY_TIMEOUT_MS,
+        progress: say,
+      });
+      return new KindRunningLab(tools, options.runId, cluster, deployed);
+    } catch (err) {
+      // createKindCluster removes what it made when it fails; a failed deploy leaves the cluster to remove.
+      if (cluster && options.artifactsDir !== undefined)
+        await exportKindLogs(tools, cluster.name, join(options.artifactsDir, 'kind-logs')).catch(
+          () => undefined,
+        );
+      if (cluster) await deleteKindCluster(tools, cluster.name, cluster.network).catch(() => undefined);
+      await forgetRun(options.runId);
+      throw err;
+    }
+  }
+}
+
+export const kindBackend = new KindBackend();
+
+/** LBLAB_KIND_IP_FAMILY (the kind job's matrix: ipv4, ipv6 or dual) over what the Services imply. */
+function ipFamilyFromEnv(): KindIpFamily | undefined {
+  const v = process.env['LBLAB_KIND_IP_FAMILY'];
+  if (v === undefined || v === '') return undefined;
+  if (!(KIND_IP_FAMILIES as readonly string[]).includes(v))
+    throw new KindUnavailableError(`LBLAB_KIND_IP_FAMILY is ${JSON.stringify(v)}; use ipv4, ipv6 or dual`);
+  return v as KindIpFamily;
+}
+
+/**
+ * lblab's image, built by lab/images (or reused by its content tag): on LBLAB_IMAGE_BASE when given (the
+ * GitHub job's node:20-bookworm-slim), on the locally made base otherwise.
+ */
+async function lblabImage(log: (line: string) => void): Promise<string> {
+  // Loaded here: the image builder is a development dependency that lblab's own image does not carry.
+  const { buildImages } = await import('../../images/build-images.ts');
+  const base = process.env['LBLAB_IMAGE_BASE'];
+  const built = await buildImages({ ...(base && { base }), log });
+  return built.image.ref;
+}
