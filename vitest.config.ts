@@ -67,17 +67,6 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'kind',
-          include: ['**/*.kind.test.ts'],
-          exclude: ['**/node_modules/**'],
-          // Real kind clusters on the kind job's engine (GitHub Actions only): one file at a time.
-          fileParallelism: false,
-          testTimeout: 120_000,
-          hookTimeout: 600_000,
-        },
-      },
-      {
-        test: {
           name: 'browser',
           include: ['**/*.browser.test.ts'],
           exclude: ['**/node_modules/**'],
