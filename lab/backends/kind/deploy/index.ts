@@ -39,6 +39,8 @@ export interface DeployedLab {
   plan: DeployPlan;
   /** Each topology Service's load-balancer addresses (IPv4 first), as the Service's status gave them. */
   services: ReadonlyMap<string, readonly string[]>;
+  /** The same for one Service (RunningLab.serviceAddresses); none for a Service the topology lacks. */
+  serviceAddresses(service: string): string[];
   /** The speaker pod on each Kubernetes node, when the deploy completed. */
   speakers: ReadonlyMap<string, string>;
   /** The speaker pod on each Kubernetes node now (after a fault the pods have new names). */
@@ -98,6 +100,7 @@ export async function deployLab(
     namespace: plan.namespace,
     plan,
     services,
+    serviceAddresses: (service) => [...(services.get(service) ?? [])],
     speakers: await rollout.speakerPods(plan.namespace),
     speakerPods: () => rollout.speakerPods(plan.namespace),
     faults: kubeFaults(kc, { namespace: plan.namespace, speakerDaemonSet, clock, timeoutMs: o.timeoutMs }),
