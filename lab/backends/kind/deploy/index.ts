@@ -16,11 +16,19 @@ import type { Topology } from '../../../model/topology.ts';
 import { Applier, ApplyError, objectRef } from './apply.ts';
 import { deployPlan, planObjects, type DeployPlan, type KubeObject } from './deploy-plan.ts';
 import { kubeFaults, type KubeFaults } from './kube-faults.ts';
+import {
+  METALLB_VERSION,
+  MetallbManifestError,
+  metallbInstallPlan,
+  metallbManifestUrl,
+  metallbMode,
+} from './metallb-peer.ts';
 import { Rollout } from './rollout.ts';
 import { waitUntil } from './wait.ts';
 
 export { deployPlan, type DeployPlan } from './deploy-plan.ts';
 export type { KubeFaults } from './kube-faults.ts';
+export { metallbRegistryReachable, METALLB_VERSION } from './metallb-peer.ts';
 
 export interface DeployOptions {
   /** lblab's image, loaded into the cluster's nodes; it must carry the echo server (lab/probes). */
@@ -55,15 +63,49 @@ export async function deployLab(
   topology: Topology,
   o: DeployOptions,
 ): Promise<DeployedLab> {
+  const plan = deployPlan(topology, await readConfigFiles(topology.configFiles), {
+    image: o.image,
+    ...(o.namespace !== undefined && { namespace: o.namespace }),
+  });
+  return deployFromPlan(kubeconfigPath, plan, o);
+}
+
+/**
+ * MetalLB as the system under test (`--peer metallb`): its published manifest for the resources' mode,
+ * fetched with a bound, then the same resources, Services and echo pods as lblab's lab. Call it only
+ * where `metallbRegistryReachable()` is true: the manifest names images on quay.io.
+ */
+export async function deployMetallbPeer(
+  kubeconfigPath: string,
+  topology: Topology,
+  o: Omit<DeployOptions, 'namespace'>,
+): Promise<DeployedLab> {
+  const files = await readConfigFiles(topology.configFiles);
+  const { mode } = metallbMode(deployPlan(topology, files, { image: o.image }).metallb);
+  const url = metallbManifestUrl(mode);
+  const response = await fetch(url, { signal: AbortSignal.timeout(Math.min(o.timeoutMs, 30_000)) });
+  if (!response.ok) throw new MetallbManifestError(`fetching ${url} answered HTTP ${response.status}`);
+  const plan = metallbInstallPlan(
+    topology,
+    files,
+    { url, text: await response.text() },
+    { echoImage: o.image },
+  );
+  o.progress?.(`MetalLB ${METALLB_VERSION} (${mode}) from ${url}`);
+  return deployFromPlan(kubeconfigPath, plan, o);
+}
+
+/** Applies a plan (lblab's, or a peer's install with the same resources) and waits until it serves. */
+export async function deployFromPlan(
+  kubeconfigPath: string,
+  plan: DeployPlan,
+  o: Omit<DeployOptions, 'namespace'>,
+): Promise<DeployedLab> {
   const progress = o.progress ?? (() => {});
   const clock = o.clock ?? new RealClock();
   const wait = { clock, deadlineMs: clock.now() + o.timeoutMs };
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);
-  const plan = deployPlan(topology, await readConfigFiles(topology.configFiles), {
-    image: o.image,
-    ...(o.namespace !== undefined && { namespace: o.namespace }),
-  });
   const applier = new Applier(kc);
   const rollout = new Rollout(kc);
 

@@ -95,9 +95,9 @@ export function kubeFaults(kc: KubeConfig, o: KubeFaultsOptions): KubeFaults {
   };
 }
 
-/** The DaemonSet with every container's image replaced. */
+/** The DaemonSet with its speaker container's image replaced (MetalLB's FRR mode has others beside it). */
 function withImage(ds: KubeObject, image: string): KubeObject {
-  const spec = ds['spec'] as { template: { spec: { containers: { image: string }[] } } };
+  const spec = ds['spec'] as { template: { spec: { containers: { name: string; image: string }[] } } };
   return {
     ...ds,
     spec: {
