@@ -20,6 +20,7 @@ export default defineConfig({
             '**/*.docker.test.ts',
             '**/*.emulated.test.ts',
             '**/*.browser.test.ts',
+            '**/*.kind.test.ts',
           ],
         },
       },

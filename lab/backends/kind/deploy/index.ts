@@ -29,6 +29,8 @@ import { waitUntil } from './wait.ts';
 export { deployPlan, type DeployPlan } from './deploy-plan.ts';
 export type { KubeFaults } from './kube-faults.ts';
 export { metallbRegistryReachable, METALLB_VERSION } from './metallb-peer.ts';
+export { kubernetesControl, type KubernetesControlOptions } from './kubernetes-control.ts';
+export { topologyNodeLabel } from './deploy-plan.ts';
 
 export interface DeployOptions {
   /** lblab's image, loaded into the cluster's nodes; it must carry the echo server (lab/probes). */
