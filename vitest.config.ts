@@ -24,7 +24,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['core/**/*.test.ts', 'lab/**/*.test.ts', 'reports/**/*.test.ts', 'ci/**/*.test.ts'],
+          include: [
+            'core/**/*.test.ts',
+            'lab/**/*.test.ts',
+            'reports/**/*.test.ts',
+            'ci/**/*.test.ts',
+            'scenarios/**/*.test.ts',
+          ],
           exclude: [
             '**/*.netns.test.ts',
             '**/*.docker.test.ts',

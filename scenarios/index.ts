@@ -5,6 +5,11 @@ import hostedApi from './bgp/hosted-api.ts';
 import localEndpoints from './bgp/local-endpoints-move.ts';
 import bgpCrashBfd from './bgp/node-crash-bfd.ts';
 import bgpCrashHold from './bgp/node-crash-hold-timer.ts';
+import apiServerOutage from './kubernetes/api-server-outage.ts';
+import kubeUpgrade from './kubernetes/graceful-upgrade.ts';
+import networkUnavailable from './kubernetes/network-unavailable.ts';
+import nodeExcluded from './kubernetes/node-excluded.ts';
+import speakerCrash from './kubernetes/speaker-crash.ts';
 import busySpeakers from './l2/busy-speakers.ts';
 import graceful from './l2/graceful-handoff.ts';
 import nodeCrashIpv6 from './l2/node-crash-ipv6.ts';
@@ -26,6 +31,11 @@ export const catalog: readonly Scenario[] = [
   bgpGracefulRestart,
   localEndpoints,
   hostedApi,
+  speakerCrash,
+  kubeUpgrade,
+  nodeExcluded,
+  networkUnavailable,
+  apiServerOutage,
 ];
 
 /** What `npm run lab` runs: the Layer-2 suite on the three-node topology, then the BGP suite on its own. */

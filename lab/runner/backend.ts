@@ -6,9 +6,23 @@ import type { ProbeSummary } from '../probes/outage.ts';
 import type { Impairment, Topology } from '../model/topology.ts';
 import type { TimelineEvent } from '../../reports/result.ts';
 
-/** What a scenario may need; a backend without it reports the scenario not-applicable, with the reason. */
+/**
+ * What a scenario may need; a backend without it reports the scenario not-applicable, with the reason.
+ * `kubernetes`: the lab runs lblab on a real Kubernetes cluster (kind) and offers `RunningLab.kubernetes`.
+ */
 export type Capability =
-  'l2' | 'ipv6' | 'bgp' | 'bfd' | 'kill' | 'hang' | 'stall' | 'restart' | 'link' | 'partition' | 'impair';
+  | 'l2'
+  | 'ipv6'
+  | 'bgp'
+  | 'bfd'
+  | 'kill'
+  | 'hang'
+  | 'stall'
+  | 'restart'
+  | 'link'
+  | 'partition'
+  | 'impair'
+  | 'kubernetes';
 
 export interface UpOptions {
   seed: number;
@@ -71,6 +85,24 @@ export interface NodeControl {
   linkUp(iface?: string): Promise<void>;
 }
 
+/**
+ * Faults only a lab on a real Kubernetes cluster has, done through the cluster as an operator or a failing
+ * cluster would. Nodes are named as in the topology (`RunningLab.nodes()`); each call returns once the
+ * cluster shows the change.
+ */
+export interface KubernetesControl {
+  /** The node's speaker pod is deleted at once (a crash); returns when its DaemonSet has replaced it. */
+  speakerCrash(node: string): Promise<void>;
+  /** The speaker DaemonSet's image changes to another tag of the same build; returns once rolled out. */
+  upgrade(): Promise<void>;
+  /** Adds (`on`) or removes the node's `node.kubernetes.io/exclude-from-external-load-balancers` label. */
+  exclude(node: string, on: boolean): Promise<void>;
+  /** Sets (`on`) or clears the node's NetworkUnavailable condition. */
+  networkUnavailable(node: string, on: boolean): Promise<void>;
+  /** Pauses (`on`) or unpauses the control plane's node: the API server stops answering, nodes run on. */
+  apiServerOutage(on: boolean): Promise<void>;
+}
+
 export interface RunningLab {
   /** Milliseconds since the lab came up (virtual time on the emulated backend). */
   now(): number;
@@ -110,4 +142,6 @@ export interface RunningLab {
   partition(a: readonly string[], b: readonly string[]): Promise<void>;
   heal(): Promise<void>;
   down(): Promise<void>;
+  /** Present on backends with the `kubernetes` capability. */
+  kubernetes?: KubernetesControl;
 }

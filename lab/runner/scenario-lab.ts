@@ -3,7 +3,7 @@ import type { GateCondition } from '../../reports/gate-condition.ts';
 import type { ProbeSummary } from '../probes/outage.ts';
 import { Random } from '../../core/runtime/random.ts';
 import type { Impairment } from '../model/topology.ts';
-import type { NodeControl, ProbeOptions, RunningLab } from './backend.ts';
+import type { KubernetesControl, NodeControl, ProbeOptions, RunningLab } from './backend.ts';
 import { evaluateGate } from '../../reports/index.ts';
 import { CheckFailedError, conditionOf, type Threshold } from './checks.ts';
 
@@ -137,6 +137,32 @@ export class ScenarioLab {
         this.note({ source: name, kind: 'fault', message: `speaker main loop busy for ${ms} ms` });
         await this.lab.drive(control.stall(ms));
       },
+    };
+  }
+
+  /** The cluster's own faults; only on a backend with the `kubernetes` capability (the scenario needs it). */
+  kubernetes(): KubernetesControl {
+    const k = this.lab.kubernetes;
+    if (k === undefined)
+      throw new Error('this lab runs no Kubernetes cluster (the scenario must need "kubernetes")');
+    const fault = async (source: string, message: string, work: () => Promise<void>) => {
+      this.note({ source, kind: 'fault', message });
+      await this.lab.drive(work());
+    };
+    const onOff = (on: boolean, set: string, cleared: string) => (on ? set : cleared);
+    return {
+      speakerCrash: (node) => fault(node, 'speaker pod deleted', () => k.speakerCrash(node)),
+      upgrade: () => fault('lab', 'speaker DaemonSet image changed', () => k.upgrade()),
+      exclude: (node, on) =>
+        fault(node, onOff(on, 'excluded from load balancers (label)', 'exclusion label removed'), () =>
+          k.exclude(node, on),
+        ),
+      networkUnavailable: (node, on) =>
+        fault(node, onOff(on, 'NetworkUnavailable=True', 'NetworkUnavailable cleared'), () =>
+          k.networkUnavailable(node, on),
+        ),
+      apiServerOutage: (on) =>
+        fault('lab', onOff(on, 'API server paused', 'API server resumed'), () => k.apiServerOutage(on)),
     };
   }
 

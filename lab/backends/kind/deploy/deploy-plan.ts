@@ -1,0 +1,237 @@
+/**
+ * What a kind lab applies, as a user would (pure: no I/O). Four phases, in the order they must be applied:
+ * the CRDs of `lblab manifests`; the rest of that bundle (namespace, RBAC, controller, speaker, webhooks);
+ * the topology's MetalLB resources, through the API so the webhooks admit them; and per topology Service a
+ * LoadBalancer Service with a Deployment of UDP echo pods behind it, so probes cross kube-proxy to pods
+ * as production traffic does.
+ */
+import type {
+  V1Affinity,
+  V1Deployment,
+  V1Namespace,
+  V1Service,
+  V1ServicePort,
+} from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { defaultNamespace, formatIssue, loadConfig, type ConfigFile } from '../../../../core/config/index.ts';
+import { installBundle, type ManifestObject } from '../../../../core/k8s/bundle/bundle.ts';
+import { LblabError } from '../../../../core/errors/lblab-error.ts';
+import type { ServiceSpec, Topology } from '../../../model/topology.ts';
+import { echoPort } from '../../netns/prober-client.ts';
+
+/** Labels every object the lab adds besides the bundle, so a user (and `lab clean`) can find them. */
+export const labPartOf = { 'app.kubernetes.io/part-of': 'lblab-lab' } as const;
+/** The label on each echo pod naming its Service; the Service selects its pods by it. */
+export const echoServiceLabel = 'lab.lblab.io/service';
+/**
+ * The label a kind node carries with its topology node's name (the kind config sets it), so a Service
+ * whose topology pins its endpoints (`endpointsOn`) gets its pods on exactly those nodes.
+ */
+export const topologyNodeLabel = 'lab.lblab.io/node';
+/** The name of the port the lab's probes use, added to a Service that does not declare it. */
+export const probePortName = 'lab-probe';
+
+export interface DeployPlanOptions {
+  /** lblab's image: controller, speaker and the echo pods (it must carry lab/probes/echo-server-main.ts). */
+  image: string;
+  /** Where lblab and the MetalLB resources live; default metallb-system, as MetalLB's own. */
+  namespace?: string;
+}
+
+/** A Kubernetes object as applied: plain data, apiVersion, kind and metadata always set. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+export interface LabService {
+  name: string;
+  namespace: string;
+  service: V1Service;
+  echo: V1Deployment;
+}
+
+export interface DeployPlan {
+  namespace: string;
+  /** CustomResourceDefinitions, applied first and awaited Established. */
+  crds: KubeObject[];
+  /** The rest of `lblab manifests --image IMAGE --namespace NS`, in its order. */
+  install: KubeObject[];
+  /** The topology's MetalLB resources, in the namespace lblab runs in. */
+  metallb: KubeObject[];
+  /** The namespaces the topology's Services live in. */
+  serviceNamespaces: V1Namespace[];
+  services: LabService[];
+}
+
+/** The topology's MetalLB configuration does not load: applying it would be refused or do the wrong thing. */
+export class LabConfigInvalidError extends LblabError {
+  readonly code = 'KIND_LAB_CONFIG_INVALID';
+}
+
+/**
+ * The plan for a topology. `configFiles` are the topology's MetalLB files, read (`readConfigFiles`);
+ * they are checked as `lblab config validate` checks them, and each error names its file and document.
+ */
+export function deployPlan(
+  topology: Topology,
+  configFiles: readonly ConfigFile[],
+  o: DeployPlanOptions,
+): DeployPlan {
+  const namespace = o.namespace ?? defaultNamespace;
+  const bundle = installBundle({ namespace, image: o.image, crds: true, webhooks: true }).map(asKubeObject);
+  const isCrd = (x: KubeObject) => x.kind === 'CustomResourceDefinition';
+  const serviceNamespaces = [...new Set(topology.services.map((s) => s.namespace))].sort();
+  return {
+    namespace,
+    crds: bundle.filter(isCrd),
+    install: bundle.filter((x) => !isCrd(x)),
+    metallb: metallbResources(configFiles, namespace),
+    serviceNamespaces: serviceNamespaces.map((name) => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { ...labPartOf } },
+    })),
+    services: topology.services.map((s) => labService(s, topology, o.image)),
+  };
+}
+
+/**
+ * The configuration files' resources, moved into `namespace`. The files are written for MetalLB's own
+ * namespace (the topologies' convention), so they are checked there before they move.
+ */
+function metallbResources(files: readonly ConfigFile[], namespace: string): KubeObject[] {
+  const loaded = loadConfig(files);
+  if (!loaded.ok)
+    throw new LabConfigInvalidError(
+      `the topology's MetalLB configuration does not load:\n${loaded.errors.map((e) => `  ${formatIssue(e)}`).join('\n')}`,
+    );
+  return files.flatMap((file) =>
+    parseAllDocuments(file.text)
+      .map((d): unknown => d.toJS())
+      .filter((v): v is KubeObject => typeof v === 'object' && v !== null)
+      .map((r) => ({ ...r, metadata: { ...r.metadata, namespace } })),
+  );
+}
+
+/** Selector labels of a Service's echo pods. */
+export function echoLabels(service: ServiceSpec): Record<string, string> {
+  return { ...labPartOf, 'app.kubernetes.io/name': 'lblab-echo', [echoServiceLabel]: service.name };
+}
+
+function labService(s: ServiceSpec, topology: Topology, image: string): LabService {
+  const labels = echoLabels(s);
+  const ports: V1ServicePort[] = s.ports.map((p) => ({
+    name: `${p.protocol.toLowerCase()}-${p.port}`,
+    port: p.port,
+    protocol: p.protocol,
+    // The echo pods answer the lab's UDP probes only; other declared ports reach the pods and are
+    // refused, as by a workload that does not serve them.
+    targetPort: p.port,
+  }));
+  // Every Service answers the lab's UDP probes (every backend's echo server does), declared or not.
+  if (!s.ports.some((p) => p.port === echoPort && p.protocol === 'UDP'))
+    ports.push({ name: probePortName, port: echoPort, protocol: 'UDP', targetPort: echoPort });
+  const service: V1Service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: s.name,
+      namespace: s.namespace,
+      labels: { ...labPartOf },
+      ...(Object.keys(s.annotations).length > 0 && { annotations: { ...s.annotations } }),
+    },
+    spec: {
+      type: 'LoadBalancer',
+      selector: labels,
+      ports,
+      ...(s.externalTrafficPolicy !== undefined && { externalTrafficPolicy: s.externalTrafficPolicy }),
+      ...(s.ipFamilyPolicy !== undefined && { ipFamilyPolicy: s.ipFamilyPolicy }),
+      ...(s.ipFamilies !== undefined && { ipFamilies: [...s.ipFamilies] }),
+    },
+  };
+  const endpointNodes =
+    s.endpointsOn ?? topology.nodes.filter((n) => n.kind === 'lblab-node').map((n) => n.name);
+  return { name: s.name, namespace: s.namespace, service, echo: echoDeployment(s, endpointNodes, image) };
+}
+
+/**
+ * One echo pod per endpoint node: pinned to those nodes (by the topology node label) and spread one per
+ * node, so "endpoints on n1 and n2" means pods on n1 and n2, as externalTrafficPolicy Local sees them.
+ */
+function echoDeployment(s: ServiceSpec, nodes: readonly string[], image: string): V1Deployment {
+  const labels = echoLabels(s);
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: `${s.name}-echo`, namespace: s.namespace, labels },
+    spec: {
+      replicas: nodes.length,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          ...(nodes.length > 0 && { affinity: echoAffinity(labels, nodes) }),
+          // The echo server's programs are not the CLI: it runs through node with tsx as the image's
+          // entrypoint does for lblab. It names itself after the node, as on every backend, so a probe
+          // says which node's pod answered.
+          containers: [
+            {
+              name: 'echo',
+              image,
+              imagePullPolicy: 'IfNotPresent',
+              command: ['node', '--import', 'tsx', '/app/lab/probes/echo-server-main.ts'],
+              args: ['--name', '$(NODE_NAME)', '--port', String(echoPort)],
+              env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+              ports: [{ name: 'echo', containerPort: echoPort, protocol: 'UDP' }],
+              securityContext: {
+                runAsNonRoot: true,
+                runAsUser: 65534,
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                capabilities: { drop: ['ALL'] },
+              },
+            },
+          ],
+          terminationGracePeriodSeconds: 1,
+        },
+      },
+    },
+  };
+}
+
+function echoAffinity(labels: Record<string, string>, nodes: readonly string[]): V1Affinity {
+  return {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          { matchExpressions: [{ key: topologyNodeLabel, operator: 'In', values: [...nodes] }] },
+        ],
+      },
+    },
+    podAntiAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' },
+      ],
+    },
+  };
+}
+
+function asKubeObject(o: ManifestObject): KubeObject {
+  if (o.apiVersion === undefined || o.kind === undefined || o.metadata?.name === undefined)
+    throw new Error(`a bundle object without apiVersion, kind or name: ${JSON.stringify(o).slice(0, 200)}`);
+  return o as KubeObject;
+}
+
+/** Every object of the plan in apply order. */
+export function planObjects(plan: DeployPlan): KubeObject[] {
+  return [
+    ...plan.crds,
+    ...plan.install,
+    ...plan.metallb,
+    ...(plan.serviceNamespaces as KubeObject[]),
+    ...plan.services.flatMap((s) => [s.echo as KubeObject, s.service as KubeObject]),
+  ];
+}
