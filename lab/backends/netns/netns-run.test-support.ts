@@ -9,7 +9,34 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ratio } from '../../../reports/compare.ts';
 import type { RunResult, ScenarioResult } from '../../../reports/result.ts';
+import { catalog } from '../../../scenarios/index.ts';
 import { run } from '../../cli/commands/run.ts';
+
+/**
+ * The catalog run on a backend without a cluster: every scenario passes every gate, except the
+ * Kubernetes-only stories, which must say they do not apply and why (they run on the kind tier).
+ */
+export function expectCatalogOutcome(result: RunResult): void {
+  expect(result.scenarios.map((s) => s.name)).toEqual(catalog.map((s) => s.name));
+  for (const s of result.scenarios) {
+    const clusterOnly = catalog.find((c) => c.name === s.name)!.needs.includes('kubernetes');
+    if (clusterOnly) {
+      expect(s.status, s.name).toBe('not-applicable');
+      expect(s.reason, s.name).toContain('kubernetes');
+      continue;
+    }
+    expect({ name: s.name, status: s.status, reason: s.reason }).toEqual({
+      name: s.name,
+      status: 'pass',
+      reason: undefined,
+    });
+    expect(s.gates.length, s.name).toBeGreaterThan(0);
+    expect(s.gates.filter((g) => !g.pass)).toEqual([]);
+  }
+}
+
+/** Scenarios a backend without a cluster measures: the catalog less the Kubernetes-only stories. */
+export const portableCatalog = catalog.filter((s) => !s.needs.includes('kubernetes'));
 
 export interface NetnsRun {
   code: number;
