@@ -84,7 +84,7 @@ const hostSysctls = {
 const routerSysctls = { 'net.ipv4.ip_forward': '1', 'net.ipv6.conf.all.forwarding': '1' };
 
 /** The tag suffix of the image a rolling upgrade moves each node's software to. */
-const UPGRADE_SUFFIX = '-upgrade';
+export const UPGRADE_SUFFIX = '-upgrade';
 
 class DockerFabric implements LabFabric {
   readonly hosts = new Map<string, ContainerHost>();

@@ -47,8 +47,10 @@ describe('lblab run --backend kind', () => {
     vi.stubEnv('LBLAB_DOCKER', tools.docker);
     await kindBackend.check();
     const caps = kindBackend.capabilities;
-    for (const c of ['l2', 'ipv6', 'kill', 'hang', 'link'] as const) expect(caps.get(c)).toBe(true);
+    for (const c of ['l2', 'ipv6', 'kill', 'hang', 'link', 'bgp', 'bfd', 'kubernetes'] as const)
+      expect(caps.get(c)).toBe(true);
     expect(caps.get('stall')).toMatch(/the speaker runs in a pod/);
-    expect(caps.get('bgp')).toMatch(/clients and routers on the kind network/);
+    expect(caps.get('partition')).toMatch(/does not wire this/);
+    expect(caps.get('impair')).toMatch(/does not wire this/);
   });
 });
