@@ -14,7 +14,7 @@ import type { Topology } from '../../model/topology.ts';
 import type { Backend, Capability, UpOptions } from '../../runner/backend.ts';
 import { UPGRADE_SUFFIX } from '../docker/docker-fabric.ts';
 import { forgetRun, recordRun } from '../netns/run-registry.ts';
-import { deployLab } from './deploy/index.ts';
+import { deployLab, deployMetallbPeer, metallbRegistryReachable } from './deploy/index.ts';
 import { createKindCluster, deleteKindCluster, exportKindLogs, type KindCluster } from './kind-cluster.ts';
 import { KIND_IP_FAMILIES, type KindIpFamily } from './kind-config.ts';
 import { restartReason, stallReason } from './kind-node-faults.ts';
@@ -41,6 +41,12 @@ const withTools: readonly (readonly [Capability, Support])[] = [
   ['kubernetes', true],
 ];
 
+/**
+ * What MetalLB (`--peer metallb`, its FRR or native install) serves in a kind lab. Not `kubernetes`: its
+ * upgrade would need a second tag of MetalLB's speaker image in the nodes, which this lab does not load.
+ */
+const metallbServes: readonly Capability[] = ['l2', 'ipv6', 'bgp', 'bfd', 'kill', 'hang', 'link'];
+
 /** How long the deploy side may take to have lblab and the Services ready. */
 const DEPLOY_TIMEOUT_MS = 300_000;
 
@@ -48,12 +54,22 @@ class KindBackend implements Backend {
   readonly name = 'kind';
   private tools: KindTools | undefined;
   private problem = 'kind and docker were not looked for yet (lblab run checks them first)';
+  /** Whether MetalLB's images can be pulled here: true, or why not (found by check()). */
+  private metallb: true | string = 'MetalLB’s registry was not looked for yet (lblab run checks it first)';
 
   get capabilities(): ReadonlyMap<Capability, Support> {
     return new Map(withTools.map(([c, s]) => [c, this.tools ? s : this.problem]));
   }
 
-  /** Finds kind and docker; a KindUnavailableError (what is missing, how to get it) otherwise. */
+  get peers(): ReadonlyMap<string, readonly Capability[] | string> {
+    const why = this.tools ? this.metallb : this.problem;
+    return new Map([['metallb', why === true ? metallbServes : why]]);
+  }
+
+  /**
+   * Finds kind and docker (a KindUnavailableError saying what is missing and how to get it otherwise),
+   * and whether MetalLB's registry answers, for `--peer metallb`.
+   */
   async check(): Promise<void> {
     try {
       this.tools = await findKindTools();
@@ -61,6 +77,7 @@ class KindBackend implements Backend {
       if (err instanceof KindUnavailableError) this.problem = err.message;
       throw err;
     }
+    this.metallb = await metallbRegistryReachable();
   }
 
   async up(topology: Topology, options: UpOptions): Promise<KindRunningLab> {
@@ -68,6 +85,10 @@ class KindBackend implements Backend {
     const tools = this.tools!;
     const say = (line: string) => process.stderr.write(`lblab kind: ${line}\n`);
     const ipFamily = ipFamilyFromEnv();
+    if (options.sut !== undefined && options.sut !== 'lblab' && options.sut !== 'metallb')
+      throw new KindUnavailableError(
+        `the kind backend runs lblab or metallb in its cluster, not ${options.sut}`,
+      );
     if (process.getuid?.() !== 0)
       throw new KindUnavailableError(
         "the kind backend needs root: it starts the routers' and clients' programs in their containers with nsenter",
@@ -91,7 +112,8 @@ class KindBackend implements Backend {
         upgradeImage: upgrade,
         progress: say,
       });
-      const deployed = await deployLab(cluster.kubeconfig, topology, {
+      const deploy = options.sut === 'metallb' ? deployMetallbPeer : deployLab;
+      const deployed = await deploy(cluster.kubeconfig, topology, {
         image,
         timeoutMs: DEPLOY_TIMEOUT_MS,
         progress: say,
