@@ -48,9 +48,9 @@ export interface Backend {
   /**
    * Systems under test besides lblab that this backend can run on its nodes instead (`lblab run --peer`),
    * each with what it can serve: keepalived is VRRP, so Layer 2 only. A scenario needing more is not run
-   * for that peer.
+   * for that peer. A string instead says why this machine cannot run that peer (`lblab run --peer` says it).
    */
-  readonly peers?: ReadonlyMap<string, readonly Capability[]>;
+  readonly peers?: ReadonlyMap<string, readonly Capability[] | string>;
   up(topology: Topology, options: UpOptions): Promise<RunningLab>;
   /**
    * Finds what the backend needs on this machine (tools, versions) before a run starts; rejects with an

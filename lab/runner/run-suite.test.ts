@@ -101,7 +101,10 @@ describe('runSuite with a peer', () => {
         ['kill', true],
         ['bgp', true],
       ]),
-      peers: new Map([['vrrp', ['l2', 'kill'] as const]]),
+      peers: new Map<string, readonly Capability[] | string>([
+        ['vrrp', ['l2', 'kill']],
+        ['mlb', 'its images’ registry is unreachable from here'],
+      ]),
       up: async (_t, o) => {
         suts.push(o.sut);
         return new FakeLab();
@@ -119,13 +122,20 @@ describe('runSuite with a peer', () => {
       seed: 1,
       runId: 'abc123',
       progress: quiet,
-      scenarios: [crash, { ...crash, sut: 'vrrp' }, { ...bgp, sut: 'vrrp' }, { ...crash, sut: 'other' }],
+      scenarios: [
+        crash,
+        { ...crash, sut: 'vrrp' },
+        { ...bgp, sut: 'vrrp' },
+        { ...crash, sut: 'other' },
+        { ...crash, sut: 'mlb' },
+      ],
     });
     expect(result.scenarios.map((s) => [s.sut, s.status, s.reason ?? '', s.gates.length])).toEqual([
       ['lblab', 'fail', 'gate outageMs < 1000 (was 1500) failed', 1],
       ['vrrp', 'pass', '', 0],
       ['vrrp', 'not-applicable', 'vrrp cannot serve bgp', 0],
       ['other', 'not-applicable', 'the fake backend cannot run other', 0],
+      ['mlb', 'not-applicable', 'mlb cannot run here: its images’ registry is unreachable from here', 0],
     ]);
     expect(result.scenarios[1]!.measurements).toEqual({ outageMs: 1500 });
     expect(suts).toEqual(['lblab', 'vrrp']);

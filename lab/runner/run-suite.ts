@@ -77,6 +77,8 @@ async function runScenario(s: Scenario, o: SuiteOptions): Promise<ScenarioResult
       reason: `the ${o.backend.name} backend cannot run ${s.sut}`,
       durationMs: 0,
     };
+  if (typeof peer === 'string')
+    return { ...base, status: 'not-applicable', reason: `${s.sut} cannot run here: ${peer}`, durationMs: 0 };
   const unserved = s.needs.filter((n) => peer && !peer.includes(n));
   if (unserved.length > 0)
     return {

@@ -8,7 +8,7 @@
  */
 import { tmpdir } from 'node:os';
 import type { DockerEngine } from '../../images/docker-engine.ts';
-import type { Impairment, Topology, TopologyNode } from '../../model/topology.ts';
+import type { Impairment, Segment, Topology, TopologyNode } from '../../model/topology.ts';
 import { impairLink, type LinkEnd } from '../netns/impairment.ts';
 import type { FabricBuilder, LabFabric } from '../netns/lab-fabric.ts';
 import { installDefaultRoutes } from '../netns/lab-wiring.ts';
@@ -18,13 +18,40 @@ import type { HostPartition } from '../netns/segment-partitions.ts';
 import { ContainerHost } from './container-host.ts';
 import { applyContainerPartitions } from './container-partitions.ts';
 import { HOST_LABEL, RUN_LABEL, containerName } from './docker-names.ts';
-import { createLabNetwork, hostAddress, type LabNetwork } from './docker-networks.ts';
+import { createLabNetwork, existingLabNetwork, hostAddress, type LabNetwork } from './docker-networks.ts';
 import { removeRunObjects, sweepDockerLeftovers } from './docker-sweep.ts';
 
 export interface DockerFabricOptions {
   engine: DockerEngine;
   /** The lab image (lab/images/lab-image.ts) every host runs. */
   image: string;
+  /**
+   * Segments whose Docker network exists already (the kind backend's network, which its nodes sit on):
+   * the hosts join it; the fabric neither creates nor removes it. Absent: every network is the fabric's.
+   */
+  existingNetworks?: ReadonlyMap<string, string>;
+  /** Which of the topology's hosts the fabric builds (kind: not the lblab-nodes). Absent: every host. */
+  hosts?: (node: TopologyNode) => boolean;
+}
+
+/**
+ * The hosts the fabric builds and the segments it needs: with `hosts`, only segments those hosts attach
+ * to; each segment joined (an existing network's name) or created (`existing` absent).
+ */
+export function fabricPlan(
+  topology: Topology,
+  o: Pick<DockerFabricOptions, 'existingNetworks' | 'hosts'>,
+): { hosts: TopologyNode[]; segments: { segment: Segment; existing?: string }[] } {
+  const hosts = o.hosts ? topology.nodes.filter(o.hosts) : topology.nodes;
+  const used = new Set(hosts.flatMap((n) => n.attachments.map((a) => a.segment)));
+  const segments = o.hosts ? topology.segments.filter((s) => used.has(s.name)) : topology.segments;
+  return {
+    hosts,
+    segments: segments.map((segment) => {
+      const existing = o.existingNetworks?.get(segment.name);
+      return existing === undefined ? { segment } : { segment, existing };
+    }),
+  };
 }
 
 export function dockerFabric(o: DockerFabricOptions): FabricBuilder {
@@ -57,7 +84,7 @@ const hostSysctls = {
 const routerSysctls = { 'net.ipv4.ip_forward': '1', 'net.ipv6.conf.all.forwarding': '1' };
 
 /** The tag suffix of the image a rolling upgrade moves each node's software to. */
-const UPGRADE_SUFFIX = '-upgrade';
+export const UPGRADE_SUFFIX = '-upgrade';
 
 class DockerFabric implements LabFabric {
   readonly hosts = new Map<string, ContainerHost>();
@@ -80,16 +107,22 @@ class DockerFabric implements LabFabric {
   }
 
   async build(): Promise<void> {
-    for (const seg of this.topology.segments)
-      this.networks.set(seg.name, await createLabNetwork(this.docker, this.topology, this.runId, seg));
-    for (const node of this.topology.nodes) await this.createHost(node);
-    for (const node of this.topology.nodes) {
+    const plan = fabricPlan(this.topology, this.o);
+    for (const { segment, existing } of plan.segments)
+      this.networks.set(
+        segment.name,
+        existing === undefined
+          ? await createLabNetwork(this.docker, this.topology, this.runId, segment)
+          : await existingLabNetwork(this.docker, segment, existing),
+      );
+    for (const node of plan.hosts) await this.createHost(node);
+    for (const node of plan.hosts) {
       await this.wireHost(node);
       for (const a of node.attachments)
         for (const cidr of [a.ipv4, a.ipv6]) this.owners.set(hostAddress(cidr), node.name);
       await this.restoreDefaultRoutes(node.name);
     }
-    for (const node of this.topology.nodes.filter((n) => n.kind === 'lblab-node'))
+    for (const node of plan.hosts.filter((n) => n.kind === 'lblab-node'))
       this.software.set(node.name, await this.createSoftwareHost(node.name, this.o.image));
   }
 
@@ -299,12 +332,17 @@ class DockerFabric implements LabFabric {
     };
   }
 
-  /** Ends the programs started in the containers (by PID), then removes the run's containers and networks. */
+  /**
+   * Ends the programs started in the containers (by PID), then removes the run's containers and the
+   * networks it created (an existing network it joined carries the run's label too, but is its owner's).
+   */
   async destroy(): Promise<void> {
     await Promise.all([...this.hosts.values(), ...this.software.values()].map((h) => h.killAll()));
     this.hosts.clear();
     this.software.clear();
-    await removeRunObjects(this.docker, this.runId);
+    await removeRunObjects(this.docker, this.runId, {
+      keepNetworks: new Set(this.o.existingNetworks?.values() ?? []),
+    });
     await forgetRun(this.runId);
   }
 

@@ -77,6 +77,30 @@ export async function createLabNetwork(
   throw new Error(`no free transit subnet for ${name}: all ${TRANSIT.count} are taken by other networks`);
 }
 
+/**
+ * A network someone else made (the kind backend's) as a shared segment: Docker assigns the topology's
+ * addresses on it, so it must hold the segment's subnets.
+ */
+export async function existingLabNetwork(
+  docker: Dockerode,
+  segment: Segment,
+  name: string,
+): Promise<LabNetwork> {
+  const info = (await docker.getNetwork(name).inspect()) as {
+    Id: string;
+    IPAM?: { Config?: { Subnet?: string }[] };
+  };
+  const subnets = (info.IPAM?.Config ?? []).flatMap((c) => (c.Subnet === undefined ? [] : [c.Subnet]));
+  const wanted = segment.kind === 'l2' ? [segment.ipv4.toString(), segment.ipv6.toString()] : [];
+  const missing = wanted.filter((w) => !subnets.some((s) => Prefix.parse(s).equals(Prefix.parse(w))));
+  if (segment.kind !== 'l2' || missing.length > 0)
+    throw new Error(
+      `segment ${segment.name} cannot join Docker network ${name}: ` +
+        (segment.kind !== 'l2' ? 'only a shared (l2) segment can' : `it lacks ${missing.join(', ')}`),
+    );
+  return { id: info.Id, name, segment, subnets, transit: false };
+}
+
 /** Which network holds one of `subnets`, and how to remove it when it is a lab's. */
 async function holderOf(docker: Dockerode, subnets: readonly string[]): Promise<string> {
   for (const n of await docker.listNetworks()) {

@@ -49,8 +49,12 @@ export async function sweepDockerLeftovers(
   return result;
 }
 
-/** One run's programs (SIGKILL by PID), containers and networks. */
-export async function removeRunObjects(docker: Dockerode, runId: string): Promise<DockerSweepResult> {
+/** One run's programs (SIGKILL by PID), containers and networks, but for the networks in `keepNetworks`. */
+export async function removeRunObjects(
+  docker: Dockerode,
+  runId: string,
+  o: { keepNetworks?: ReadonlySet<string> } = {},
+): Promise<DockerSweepResult> {
   const label = { label: [`${RUN_LABEL}=${runId}`] };
   const result: DockerSweepResult = { containers: [], networks: [], processes: [] };
   for (const c of await docker.listContainers({ all: true, filters: label })) {
@@ -63,6 +67,7 @@ export async function removeRunObjects(docker: Dockerode, runId: string): Promis
     result.containers.push(c.Names[0]?.replace(/^\//, '') ?? c.Id.slice(0, 12));
   }
   for (const n of await docker.listNetworks({ filters: label })) {
+    if (o.keepNetworks?.has(n.Name)) continue;
     await docker
       .getNetwork(n.Id)
       .remove()

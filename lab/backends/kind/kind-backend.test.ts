@@ -47,8 +47,42 @@ describe('lblab run --backend kind', () => {
     vi.stubEnv('LBLAB_DOCKER', tools.docker);
     await kindBackend.check();
     const caps = kindBackend.capabilities;
-    for (const c of ['l2', 'ipv6', 'kill', 'hang', 'link'] as const) expect(caps.get(c)).toBe(true);
+    for (const c of ['l2', 'ipv6', 'kill', 'hang', 'link', 'bgp', 'bfd', 'kubernetes'] as const)
+      expect(caps.get(c)).toBe(true);
     expect(caps.get('stall')).toMatch(/the speaker runs in a pod/);
-    expect(caps.get('bgp')).toMatch(/clients and routers on the kind network/);
+    expect(caps.get('partition')).toMatch(/does not wire this/);
+    expect(caps.get('impair')).toMatch(/does not wire this/);
+  });
+
+  it('--peer metallb where MetalLB’s registry cannot be reached exits 2 saying why, running nothing', async () => {
+    tools = await standIns({
+      kind: [{ when: 'version', stdout: 'kind v0.32.0 go1.24.2 linux/amd64' }],
+      docker: [{ when: 'version*', stdout: '28.0.4' }],
+    });
+    vi.stubEnv('LBLAB_KIND', tools.kind);
+    vi.stubEnv('LBLAB_DOCKER', tools.docker);
+    vi.stubEnv('LBLAB_REGISTRY', 'offline');
+    const lines: string[] = [];
+    const sink = { stdout: (l: string) => lines.push(l), stderr: (l: string) => lines.push(l) };
+    const out = `/tmp/lblab-kind-peer-test-${process.pid}`;
+    const code = await run(
+      {
+        backend: 'kind',
+        topology: 'topologies/l2-three-nodes.yaml',
+        gates: 'reports/gates.yaml',
+        out,
+        peer: ['metallb'],
+      },
+      sink,
+    );
+    expect(code).toBe(2);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^lblab run: the kind backend cannot run peer "metallb" here: MetalLB v0\.15\.3's images/,
+    );
+    expect(lines[0]).toContain('LBLAB_REGISTRY=offline');
+    // No cluster was made: the stand-in kind was asked its version only.
+    expect((await tools.calls()).filter((c) => c.tool === 'kind').map((c) => c.args)).toEqual([['version']]);
+    await expect(access(out)).rejects.toThrow();
   });
 });

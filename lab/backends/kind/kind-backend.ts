@@ -1,21 +1,26 @@
 /**
  * The kind backend: a topology becomes a kind cluster (control plane plus one worker per lblab-node) on
- * a docker network with the topology's subnets, lblab's image is loaded into it and deployed like a user
- * deploys it (deploy-port.ts), and faults act on the node containers. kind and docker are driven through
+ * a docker network with the topology's subnets, the lab image (lblab plus the probes' echo server) is
+ * loaded into it under two tags (the second for upgrades) and deployed like a user deploys it (deploy/),
+ * the topology's routers and clients are containers of the same image on the kind network (the docker
+ * tier's fabric, kind-lab-hosts.ts), and faults act on the node containers and through the cluster. kind and docker are driven through
  * their CLIs with execa; `check()` finds them before anything runs, and until it has, or when they are
  * missing, every capability says why it is not there.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DockerEngine } from '../../images/docker-engine.ts';
 import type { Topology } from '../../model/topology.ts';
 import type { Backend, Capability, UpOptions } from '../../runner/backend.ts';
+import { UPGRADE_SUFFIX } from '../docker/docker-fabric.ts';
 import { forgetRun, recordRun } from '../netns/run-registry.ts';
-import { deployLab } from './deploy-port.ts';
+import { deployLab, deployMetallbPeer, metallbRegistryReachable } from './deploy/index.ts';
 import { createKindCluster, deleteKindCluster, exportKindLogs, type KindCluster } from './kind-cluster.ts';
 import { KIND_IP_FAMILIES, type KindIpFamily } from './kind-config.ts';
 import { restartReason, stallReason } from './kind-node-faults.ts';
 import { KIND_NODE_IMAGE } from './kind-pins.ts';
-import { KindRunningLab, clientsReason } from './kind-running-lab.ts';
+import { KindLabHosts } from './kind-lab-hosts.ts';
+import { KindRunningLab, notWiredReason } from './kind-running-lab.ts';
 import { findKindTools, KindUnavailableError, type KindTools } from './kind-tools.ts';
 
 type Support = true | string;
@@ -29,11 +34,18 @@ const withTools: readonly (readonly [Capability, Support])[] = [
   ['link', true],
   ['stall', stallReason],
   ['restart', restartReason],
-  ['bgp', clientsReason],
-  ['bfd', clientsReason],
-  ['partition', clientsReason],
-  ['impair', clientsReason],
+  ['bgp', true],
+  ['bfd', true],
+  ['partition', notWiredReason],
+  ['impair', notWiredReason],
+  ['kubernetes', true],
 ];
+
+/**
+ * What MetalLB (`--peer metallb`, its FRR or native install) serves in a kind lab. Not `kubernetes`: its
+ * upgrade would need a second tag of MetalLB's speaker image in the nodes, which this lab does not load.
+ */
+const metallbServes: readonly Capability[] = ['l2', 'ipv6', 'bgp', 'bfd', 'kill', 'hang', 'link'];
 
 /** How long the deploy side may take to have lblab and the Services ready. */
 const DEPLOY_TIMEOUT_MS = 300_000;
@@ -42,12 +54,22 @@ class KindBackend implements Backend {
   readonly name = 'kind';
   private tools: KindTools | undefined;
   private problem = 'kind and docker were not looked for yet (lblab run checks them first)';
+  /** Whether MetalLB's images can be pulled here: true, or why not (found by check()). */
+  private metallb: true | string = 'MetalLB’s registry was not looked for yet (lblab run checks it first)';
 
   get capabilities(): ReadonlyMap<Capability, Support> {
     return new Map(withTools.map(([c, s]) => [c, this.tools ? s : this.problem]));
   }
 
-  /** Finds kind and docker; a KindUnavailableError (what is missing, how to get it) otherwise. */
+  get peers(): ReadonlyMap<string, readonly Capability[] | string> {
+    const why = this.tools ? this.metallb : this.problem;
+    return new Map([['metallb', why === true ? metallbServes : why]]);
+  }
+
+  /**
+   * Finds kind and docker (a KindUnavailableError saying what is missing and how to get it otherwise),
+   * and whether MetalLB's registry answers, for `--peer metallb`.
+   */
   async check(): Promise<void> {
     try {
       this.tools = await findKindTools();
@@ -55,6 +77,7 @@ class KindBackend implements Backend {
       if (err instanceof KindUnavailableError) this.problem = err.message;
       throw err;
     }
+    this.metallb = await metallbRegistryReachable();
   }
 
   async up(topology: Topology, options: UpOptions): Promise<KindRunningLab> {
@@ -62,7 +85,18 @@ class KindBackend implements Backend {
     const tools = this.tools!;
     const say = (line: string) => process.stderr.write(`lblab kind: ${line}\n`);
     const ipFamily = ipFamilyFromEnv();
-    const image = await lblabImage(say);
+    if (options.sut !== undefined && options.sut !== 'lblab' && options.sut !== 'metallb')
+      throw new KindUnavailableError(
+        `the kind backend runs lblab or metallb in its cluster, not ${options.sut}`,
+      );
+    if (process.getuid?.() !== 0)
+      throw new KindUnavailableError(
+        "the kind backend needs root: it starts the routers' and clients' programs in their containers with nsenter",
+      );
+    const { connectDocker } = await import('../../images/docker-engine.ts');
+    const engine = await connectDocker();
+    const image = await labImage(engine, say);
+    const upgrade = `${image}${UPGRADE_SUFFIX}`;
     // Recorded like every lab run, so the reapers and `lab clean` tell a dead run's cluster from a live one.
     await recordRun(options.runId);
     let cluster: KindCluster | undefined;
@@ -75,14 +109,24 @@ class KindBackend implements Backend {
         runDir: join(tmpdir(), 'lblab', 'kind', options.runId),
         ...(options.artifactsDir !== undefined && { artifactsDir: options.artifactsDir }),
         image,
+        upgradeImage: upgrade,
         progress: say,
       });
-      const deployed = await deployLab(cluster.kubeconfig, topology, {
+      const deploy = options.sut === 'metallb' ? deployMetallbPeer : deployLab;
+      const deployed = await deploy(cluster.kubeconfig, topology, {
         image,
         timeoutMs: DEPLOY_TIMEOUT_MS,
         progress: say,
       });
-      return new KindRunningLab(tools, options.runId, cluster, deployed);
+      say('starting the routers and clients on the kind network');
+      const hosts = await KindLabHosts.build(topology, cluster, {
+        tools,
+        engine,
+        image,
+        runId: options.runId,
+        timeline: options.timeline,
+      });
+      return new KindRunningLab(tools, options.runId, cluster, deployed, hosts, { deployed: image, upgrade });
     } catch (err) {
       // createKindCluster removes what it made when it fails; a failed deploy leaves the cluster to remove.
       if (cluster && options.artifactsDir !== undefined)
@@ -108,13 +152,15 @@ function ipFamilyFromEnv(): KindIpFamily | undefined {
 }
 
 /**
- * lblab's image, built by lab/images (or reused by its content tag): on LBLAB_IMAGE_BASE when given (the
- * GitHub job's node:20-bookworm-slim), on the locally made base otherwise.
+ * The lab image (lab/images/lab-image.ts: lblab's own build on a base with FRR and the lab's tools, and
+ * the probes' echo server, which the plain lblab image lacks and the echo pods run), built or reused by
+ * its content tag: on LBLAB_IMAGE_BASE when given (the GitHub job's node:20-bookworm-slim), on the
+ * locally made base otherwise.
  */
-async function lblabImage(log: (line: string) => void): Promise<string> {
+async function labImage(engine: DockerEngine, log: (line: string) => void): Promise<string> {
   // Loaded here: the image builder is a development dependency that lblab's own image does not carry.
-  const { buildImages } = await import('../../images/build-images.ts');
+  const { buildLabImage } = await import('../../images/build-images.ts');
   const base = process.env['LBLAB_IMAGE_BASE'];
-  const built = await buildImages({ ...(base && { base }), log });
+  const built = await buildLabImage({ engine, ...(base && { base }), log });
   return built.image.ref;
 }

@@ -146,6 +146,31 @@ describe('createKindCluster against stand-in kind and docker', () => {
     ]);
   });
 
+  it('tags the upgrade image from the same build and loads both tags in one kind load', async () => {
+    tools = await standIns({ kind: [{ when: 'get nodes*', stdout: nodeNames.join('\n') }], docker });
+    await createKindCluster(topology, {
+      ...options(tools),
+      upgradeImage: 'lblab:0.1.0-abcdef012345-upgrade',
+    });
+    const calls = (await tools.calls()).map((c) => [c.tool, ...c.args]);
+    const tag = calls.findIndex((c) => c[1] === 'tag');
+    expect(calls[tag]).toEqual([
+      'docker',
+      'tag',
+      'lblab:0.1.0-abcdef012345',
+      'lblab:0.1.0-abcdef012345-upgrade',
+    ]);
+    expect(calls[tag + 1]).toEqual([
+      'kind',
+      'load',
+      'docker-image',
+      'lblab:0.1.0-abcdef012345',
+      'lblab:0.1.0-abcdef012345-upgrade',
+      '--name',
+      cluster,
+    ]);
+  });
+
   it('cleans up after a failed image load too, and never creates a cluster when the network fails', async () => {
     tools = await standIns({
       kind: [{ when: 'load*', stderr: 'ERROR: image not present locally', exit: 1 }],

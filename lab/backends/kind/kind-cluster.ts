@@ -25,6 +25,8 @@ export interface KindNode {
   id: string;
   ipv4?: string;
   ipv6?: string;
+  /** Its MAC on the lab network, to name it from a client's neighbour entry. */
+  mac?: string;
 }
 
 export interface KindCluster {
@@ -45,6 +47,11 @@ export interface CreateKindClusterOptions {
   artifactsDir?: string;
   /** lblab's image, loaded into every node once the cluster is up. */
   image?: string;
+  /**
+   * The same build under a second tag (`docker tag`), loaded with `image`: the tag a graceful upgrade
+   * moves the speaker DaemonSet to, so the rollout is a real image change with no registry.
+   */
+  upgradeImage?: string;
   progress?: (line: string) => void;
 }
 
@@ -95,8 +102,13 @@ export async function createKindCluster(
       { timeoutMs: kindTimeouts.create, env: { KIND_EXPERIMENTAL_DOCKER_NETWORK: network.name } },
     );
     if (o.image !== undefined) {
-      say(`loading ${o.image} into the nodes`);
-      await runTool(o.tools.kind, ['load', 'docker-image', o.image, '--name', config.name], {
+      const images = [o.image];
+      if (o.upgradeImage !== undefined) {
+        await runTool(o.tools.docker, ['tag', o.image, o.upgradeImage], { timeoutMs: kindTimeouts.inspect });
+        images.push(o.upgradeImage);
+      }
+      say(`loading ${images.join(' and ')} into the nodes`);
+      await runTool(o.tools.kind, ['load', 'docker-image', ...images, '--name', config.name], {
         timeoutMs: kindTimeouts.load,
       });
     }
@@ -144,6 +156,7 @@ export async function listKindNodes(
         id: c.Id,
         ...(addresses?.IPAddress && { ipv4: addresses.IPAddress }),
         ...(addresses?.GlobalIPv6Address && { ipv6: addresses.GlobalIPv6Address }),
+        ...(addresses?.MacAddress && { mac: addresses.MacAddress }),
       };
     })
     .sort((a, b) => a.container.localeCompare(b.container, 'en', { numeric: true }));
@@ -152,7 +165,9 @@ export async function listKindNodes(
 interface ContainerInspect {
   Id: string;
   Name: string;
-  NetworkSettings: { Networks: Record<string, { IPAddress?: string; GlobalIPv6Address?: string }> };
+  NetworkSettings: {
+    Networks: Record<string, { IPAddress?: string; GlobalIPv6Address?: string; MacAddress?: string }>;
+  };
 }
 
 function labNameOf(cluster: string, container: string, labNames: readonly string[]): string {

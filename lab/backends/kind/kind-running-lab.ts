@@ -1,40 +1,59 @@
 /**
- * A kind lab once up: the cluster, its node containers and what was deployed into it. Faults on nodes go
- * through KindNodeFaults; down() deletes the cluster and its network. Probes, carriers, next hops,
- * announcers, partitions and impairments need the lab's clients and routers as containers on the kind
- * network (the docker tier's fabric), which this backend does not build yet: they refuse, saying so.
+ * A kind lab once up: the cluster, its node containers, what was deployed into it and the topology's
+ * routers and clients as containers on the kind network (kind-lab-hosts.ts). Faults on nodes go through
+ * KindNodeFaults, Kubernetes faults through the deploy side (`kubernetes`); probes, carriers and next
+ * hops through the routers and clients. Announcers, endpoint moves, partitions and impairments are not
+ * wired on kind: they refuse, saying so. down() removes the routers and clients, then the cluster and
+ * its network.
  */
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LblabError } from '../../../core/errors/lblab-error.ts';
-import type { NodeControl, ProbeOptions, RunningLab } from '../../runner/backend.ts';
+import type { KubernetesControl, NodeControl, ProbeOptions, RunningLab } from '../../runner/backend.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 import { forgetRun } from '../netns/run-registry.ts';
-import type { DeployedLab } from './deploy-port.ts';
+import { kubernetesControl, type DeployedLab } from './deploy/index.ts';
 import { deleteKindCluster, type KindCluster, type KindExecutables, type KindNode } from './kind-cluster.ts';
+import type { KindLabHosts } from './kind-lab-hosts.ts';
 import { KindNodeFaults } from './kind-node-faults.ts';
 
-/** A lab operation that needs clients or routers on the kind network, which are not built yet. */
+/** A lab operation the kind backend does not wire (yet). */
 export class KindNotWiredError extends LblabError {
   readonly code = 'KIND_NOT_WIRED';
 }
 
-export const clientsReason =
-  "the kind backend does not yet put the topology's clients and routers on the kind network";
+export const notWiredReason = 'the kind backend does not wire this on its routers, clients and nodes yet';
+
+/** What the running lab needs of its routers and clients. */
+export type KindHosts = Pick<KindLabHosts, 'probe' | 'carrier' | 'nexthops' | 'destroy'>;
+
+/** The image the lab deployed and the same build under the tag an upgrade moves to, both in the nodes. */
+export interface KindImages {
+  deployed: string;
+  upgrade: string;
+}
 
 export class KindRunningLab implements RunningLab {
   private readonly started = performance.now();
   readonly faults: KindNodeFaults;
+  readonly kubernetes: KubernetesControl;
 
   constructor(
     private readonly tools: KindExecutables,
     readonly runId: string,
     readonly cluster: KindCluster,
-    private readonly deployed: DeployedLab,
+    private readonly deployed: Pick<DeployedLab, 'serviceAddresses' | 'faults'>,
+    private readonly hosts: KindHosts,
+    images: KindImages,
   ) {
     this.faults = new KindNodeFaults(tools, cluster.network);
+    this.kubernetes = kubernetesControl(deployed.faults, {
+      kubeNode: (name) => this.kindNode(name).container,
+      images,
+      pauseControlPlane: () => this.apiServerOutage(),
+    });
   }
 
   now(): number {
@@ -73,17 +92,17 @@ export class KindRunningLab implements RunningLab {
   }
 
   private refuse(what: string): Promise<never> {
-    return Promise.reject(new KindNotWiredError(`${what}: ${clientsReason}`));
+    return Promise.reject(new KindNotWiredError(`${what}: ${notWiredReason}`));
   }
 
-  probe(client: string, target: string, _o: ProbeOptions): Promise<ProbeSummary> {
-    return this.refuse(`probing ${target} from ${client}`);
+  probe(client: string, target: string, o: ProbeOptions): Promise<ProbeSummary> {
+    return this.hosts.probe(client, target, o);
   }
   carrier(client: string, address: string): Promise<string | undefined> {
-    return this.refuse(`finding who carries ${address} for ${client}`);
+    return this.hosts.carrier(client, address);
   }
   nexthops(router: string, address: string): Promise<string[]> {
-    return this.refuse(`reading ${router}'s next hops for ${address}`);
+    return this.hosts.nexthops(router, address);
   }
   setEndpoints(service: string): Promise<void> {
     return this.refuse(`moving ${service}'s endpoints`);
@@ -117,10 +136,18 @@ export class KindRunningLab implements RunningLab {
     };
   }
 
+  /** The routers and clients first (they are the fabric's, on the kind network), then the cluster. */
   async down(): Promise<void> {
+    // The cluster goes even when removing a router or client failed; that failure is still reported.
+    const hostsGone = this.hosts.destroy().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    const failure = await hostsGone;
     await deleteKindCluster(this.tools, this.cluster.name, this.cluster.network);
     // The run directory holds the cluster's config and kubeconfig, which name a cluster now gone.
     await rm(dirname(this.cluster.kubeconfig), { recursive: true, force: true });
     await forgetRun(this.runId);
+    if (failure !== undefined) throw failure;
   }
 }

@@ -111,6 +111,12 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     if (err instanceof LblabError) return fail(err.message);
     throw err;
   }
+  // Known peers the backend cannot run on this machine (known only once it checked): why, before any lab.
+  const unavailable = peers.flatMap((p) => {
+    const served = backend.peers!.get(p);
+    return typeof served === 'string' ? [`peer ${JSON.stringify(p)} here: ${served}`] : [];
+  });
+  if (unavailable.length > 0) return fail(`the ${backend.name} backend cannot run ${unavailable.join('; ')}`);
   const gates = await loadGates(args.gates);
   if (!gates.ok) {
     for (const e of gates.errors) out.stderr(formatIssue(e));
@@ -131,7 +137,10 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
   const scenarios = chosen.flatMap((s) => [
     s,
     ...peers
-      .filter((p) => s.needs.every((n) => backend.peers!.get(p)!.includes(n)))
+      .filter((p) => {
+        const served = backend.peers!.get(p)!;
+        return typeof served !== 'string' && s.needs.every((n) => served.includes(n));
+      })
       .map((p) => ({ ...s, sut: p })),
   ]);
   for (const path of new Set(scenarios.map((s) => s.topology ?? args.topology))) {
