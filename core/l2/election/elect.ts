@@ -3,7 +3,7 @@ import { serviceKey, type EndpointSlice, type Service } from '../../cluster/type
 import type { IpAddress } from '../../net/index.ts';
 import { hasServingEndpoint, nodesWithServingEndpoint } from '../../cluster/serving-endpoints.ts';
 import { clusterView, isHostPrefix, poolPlan, type PoolPlan, type Segment } from './pool-plan.ts';
-import { hashOrder } from './ranking.ts';
+import { hashOrder, type NodeOrder } from './ranking.ts';
 import type { ElectionInput, ElectionResult, NodeInterface, NoOwnerCause } from './types.ts';
 
 /**
@@ -112,7 +112,7 @@ class Rules {
   }
 
   /** The first `n` nodes of `order` that are accepted. */
-  firstAccepted(order: readonly string[], n: number): string[] {
+  firstAccepted(order: NodeOrder, n: number): string[] {
     const out: string[] = [];
     for (const node of order) {
       if (!this.accepts(node)) continue;
@@ -123,8 +123,8 @@ class Rules {
   }
 
   /** Every accepted node, highest preference score first; a stable sort keeps hash order among equals. */
-  ranked(order: readonly string[]): string[] {
-    const byHash = order.filter((n) => this.accepts(n));
+  ranked(order: NodeOrder): string[] {
+    const byHash = order.all().filter((n) => this.accepts(n));
     const score = (n: string) => this.plan.eligible.get(n)!.score;
     const top = byHash[0] === undefined ? 0 : score(byHash[0]);
     return byHash.every((n) => score(n) === top) ? byHash : byHash.sort((a, b) => score(b) - score(a));
@@ -162,7 +162,7 @@ class Elected {
     readonly interfaces: string[],
     private readonly key: string,
     private readonly ips: readonly IpAddress[],
-    private readonly order: readonly string[],
+    private readonly order: NodeOrder,
     private readonly rules: Rules,
   ) {}
 

@@ -1,54 +1,71 @@
-import { hash } from 'node:crypto';
 import { compareText } from '../../sort/compare-text.ts';
+import { sha256Words } from './short-sha256.ts';
 
 /**
- * MetalLB's election key: sha256(nodeName + "#" + ip), with the address in its canonical text form (Go's
- * net.IP.String(), which IpAddress.toString() matches: dotted quad, RFC 5952 for IPv6). The same key gives
- * the same winner as a MetalLB speaker would pick, so lblab and MetalLB can be swapped node by node.
+ * MetalLB's election key is sha256(nodeName + "#" + ip), with the address in its canonical text form (Go's
+ * net.IP.String(), which IpAddress.toString() matches: dotted quad, RFC 5952 for IPv6), compared as bytes.
+ * The same key gives the same winner as a MetalLB speaker would pick, so lblab and MetalLB can be swapped
+ * node by node. Digests are kept as big-endian words: comparing them unsigned, word by word, is Go's
+ * bytes.Compare.
  */
-export function electionHash(node: string, ip: string): Uint8Array {
-  return hash('sha256', `${node}#${ip}`, 'buffer');
+interface Keyed {
+  readonly node: string;
+  readonly words: Int32Array;
 }
 
-/** Go's bytes.Compare on two digests of equal length. */
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < a.length; i++) {
-    const d = a[i]! - b[i]!;
+/** MetalLB's hash order, then the name so that the order is total (equal digests need equal names). */
+function compareDigests(a: Int32Array, b: Int32Array): number {
+  for (let i = 0; i < 8; i++) {
+    const d = (a[i]! >>> 0) - (b[i]! >>> 0);
     if (d !== 0) return d;
   }
   return 0;
 }
 
-/** MetalLB's hash order, then the name so that the order is total (equal digests need equal names). */
 function compareKeyed(a: Keyed, b: Keyed): number {
-  return a.head - b.head || compareBytes(a.hash, b.hash) || compareText(a.node, b.node);
+  return compareDigests(a.words, b.words) || compareText(a.node, b.node);
 }
 
-interface Keyed {
-  node: string;
-  hash: Uint8Array;
-  /** The digest's first six bytes as a number: decides almost every comparison without a byte loop. */
-  head: number;
+/** `tail` is `#ip`: one per address, not one string per node and address. */
+function keyed(node: string, tail: string): Keyed {
+  return { node, words: sha256Words(node, tail, new Int32Array(8)) };
 }
 
-function keyed(node: string, ip: string): Keyed {
-  const digest = electionHash(node, ip);
-  return { node, hash: digest, head: Buffer.from(digest.buffer, digest.byteOffset, 6).readUIntBE(0, 6) };
+/** Nodes of an order kept whatever happens: the owner and the four runners-up a reason names, and slack. */
+const TOP = 8;
+
+interface Entry {
+  /** The best TOP of the first `topCovers` known nodes, best first. */
+  top: Keyed[];
+  topCovers: number;
+  /** Every known node in order, built only when a reader goes past `top`; covers the first `fullCovers`. */
+  full: string[] | undefined;
+  fullCovers: number;
+  /** What order() hands out for this address. */
+  reader: NodeOrder | undefined;
+}
+
+/** Registered nodes in hash order for one address, best first; callers skip the ones they rule out. */
+export interface NodeOrder extends Iterable<string> {
+  /** Every registered node, in order. */
+  all(): readonly string[];
 }
 
 /**
  * Every node's place in MetalLB's hash order per address, remembered. A speaker re-runs the election on
  * every membership change, and hashing every node for every service each time dominated the cost at
  * scale (10,000 services × 2000 nodes is 20 million digests). Orders cover every node of the cluster, not
- * only the live ones, so a node coming or going costs nothing; a node never seen before is inserted into
- * each remembered order when that order is next read (a binary search, about eleven digests at 2000).
+ * only the live ones, so a node coming or going costs nothing. Almost every election stops at the first
+ * few nodes of an order, so only the best TOP are kept per address (10,000 lists of 2000 names were 160 MB
+ * at 2000 nodes); the whole order is built when a reader goes further (many dead or ineligible nodes) and
+ * kept. A node never seen before is hashed into each remembered order when that order is next read.
  */
 class HashOrderCache {
   /** Every node name registered, in registration order. */
   private readonly known: string[] = [];
   private readonly seen = new Set<string>();
-  /** Per address: node names in hash order, covering the first `covers` of `known`. */
-  private readonly orders = new Map<string, { names: string[]; covers: number }>();
+  private readonly orders = new Map<string, Entry>();
+  private readonly scratch = new Int32Array(8);
 
   register(nodes: readonly string[]): void {
     for (const n of nodes) {
@@ -58,34 +75,76 @@ class HashOrderCache {
     }
   }
 
-  /** Every registered node in hash order for `ip`, best first; callers skip the ones they rule out. */
-  order(ip: string): readonly string[] {
+  /** The same object for an address every time, reflecting every node registered by the time it is read. */
+  order(ip: string): NodeOrder {
     let entry = this.orders.get(ip);
     if (entry === undefined) {
-      const names = this.known
-        .map((n) => keyed(n, ip))
-        .sort(compareKeyed)
-        .map((k) => k.node);
-      entry = { names, covers: this.known.length };
+      entry = { top: [], topCovers: 0, full: undefined, fullCovers: 0, reader: undefined };
       // A bound for long-lived speakers whose services come and go: start over rather than grow forever.
       if (this.orders.size >= 200_000) this.orders.clear();
       this.orders.set(ip, entry);
     }
-    for (; entry.covers < this.known.length; entry.covers++)
-      insert(entry.names, keyed(this.known[entry.covers]!, ip), ip);
-    return entry.names;
+    const e = entry;
+    const tail = `#${ip}`;
+    this.catchUpTop(e, tail);
+    return (e.reader ??= {
+      all: () => this.catchUpFull(e, tail),
+      [Symbol.iterator]: () => this.walk(e, tail),
+    });
+  }
+
+  private *walk(entry: Entry, tail: string): Generator<string> {
+    this.catchUpTop(entry, tail);
+    for (const k of entry.top) yield k.node;
+    if (entry.top.length === this.known.length) return;
+    const rest = this.catchUpFull(entry, tail);
+    for (let i = entry.top.length; i < rest.length; i++) yield rest[i]!;
+  }
+
+  /** Hashes the nodes registered since, keeping the best TOP; a digest is kept only when it ranks. */
+  private catchUpTop(entry: Entry, tail: string): void {
+    const { known, scratch } = this;
+    const top = entry.top;
+    for (; entry.topCovers < known.length; entry.topCovers++) {
+      const node = known[entry.topCovers]!;
+      const last = top.length === TOP ? top[TOP - 1]! : undefined;
+      sha256Words(node, tail, scratch);
+      if (last !== undefined && (compareDigests(scratch, last.words) || compareText(node, last.node)) > 0)
+        continue;
+      const k: Keyed = { node, words: scratch.slice() };
+      top.splice(insertionPoint(top, k), 0, k);
+      if (top.length > TOP) top.pop();
+    }
+  }
+
+  private catchUpFull(entry: Entry, tail: string): readonly string[] {
+    if (entry.full === undefined) {
+      entry.full = this.known
+        .map((n) => keyed(n, tail))
+        .sort(compareKeyed)
+        .map((k) => k.node);
+      entry.fullCovers = this.known.length;
+    }
+    const names = entry.full;
+    for (; entry.fullCovers < this.known.length; entry.fullCovers++) {
+      const node = keyed(this.known[entry.fullCovers]!, tail);
+      let lo = 0;
+      let hi = names.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareKeyed(keyed(names[mid]!, tail), node) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      names.splice(lo, 0, node.node);
+    }
+    return names;
   }
 }
 
-function insert(names: string[], node: Keyed, ip: string): void {
-  let lo = 0;
-  let hi = names.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareKeyed(keyed(names[mid]!, ip), node) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  names.splice(lo, 0, node.node);
+function insertionPoint(sorted: readonly Keyed[], k: Keyed): number {
+  let i = sorted.length;
+  while (i > 0 && compareKeyed(sorted[i - 1]!, k) > 0) i--;
+  return i;
 }
 
 /**
