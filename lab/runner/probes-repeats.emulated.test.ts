@@ -2,12 +2,11 @@
  * Probe series and repeats end to end on the emulated backend, through the CLI: what a node crash looks
  * like in result.json, and `--repeat` keeping a single run's seed for its first repeat.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../reports/result.ts';
-import { run } from '../cli/commands/run.ts';
+import { lblabRun } from '../cli/commands/run.test-support.ts';
 import { scenarioSeed } from './run-suite.ts';
 
 let dir: string;
@@ -18,28 +17,17 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const crash = 'l2: node crash';
 
-async function lblabRun(out: string, repeat?: string) {
-  const lines: string[] = [];
-  const sink = { stdout: (l: string) => lines.push(l), stderr: (l: string) => lines.push(l) };
-  const args = {
-    backend: 'emulated',
-    topology: 'topologies/l2-three-nodes.yaml',
-    gates: 'reports/gates.yaml',
-    out,
-    seed: '42',
-    scenario: [crash],
-  };
-  const code = await run(repeat === undefined ? args : { ...args, repeat }, sink);
-  const [runId] = await readdir(out);
-  const runDir = join(out, runId!);
-  const result = JSON.parse(await readFile(join(runDir, 'result.json'), 'utf8')) as RunResult;
-  return { code, lines, result, markdown: await readFile(join(runDir, 'report.md'), 'utf8') };
+/** The crash scenario at seed 42, `repeat` times; the run's result.json and report.md. */
+async function crashRun(out: string, repeat?: string) {
+  const ran = await lblabRun({ seed: '42', scenario: [crash], ...(repeat !== undefined && { repeat }) }, out);
+  if (!ran.result || !ran.runDir) throw new Error(`lblab run exited ${ran.code}: ${ran.lines.join('\n')}`);
+  return { ...ran, result: ran.result, markdown: await readFile(join(ran.runDir, 'report.md'), 'utf8') };
 }
 
 describe('probe series and repeats on the emulated backend', () => {
-  let single: Awaited<ReturnType<typeof lblabRun>>;
+  let single: Awaited<ReturnType<typeof crashRun>>;
   beforeAll(async () => {
-    single = await lblabRun(join(dir, 'once'));
+    single = await crashRun(join(dir, 'once'));
   }, 60_000);
 
   it('records the crash probe as served-by runs that switch node across the gap, its lost probes all in it', () => {
@@ -65,7 +53,7 @@ describe('probe series and repeats on the emulated backend', () => {
   });
 
   it('--repeat 2 keeps the single run as its first repeat and gives the second its own seed', async () => {
-    const { code, lines, result, markdown } = await lblabRun(join(dir, 'twice'), '2');
+    const { code, lines, result, markdown } = await crashRun(join(dir, 'twice'), '2');
     expect(code).toBe(0);
     const s = result.scenarios[0]!;
     expect(result.repeat).toBe(2);

@@ -8,33 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../reports/result.ts';
-import { run } from '../../cli/commands/run.ts';
+import { lblabRun } from '../../cli/commands/run.test-support.ts';
 
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lblab-emulated-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-async function lblabRun(args: Partial<Parameters<typeof run>[0]>, out: string) {
-  const lines: string[] = [];
-  const sink = { stdout: (l: string) => lines.push(l), stderr: (l: string) => lines.push(l) };
-  const code = await run(
-    {
-      backend: 'emulated',
-      topology: 'topologies/l2-three-nodes.yaml',
-      gates: 'reports/gates.yaml',
-      out,
-      ...args,
-    },
-    sink,
-  );
-  const [runId] = code === 2 ? [] : await readdir(out);
-  const result = runId
-    ? (JSON.parse(await readFile(join(out, runId, 'result.json'), 'utf8')) as RunResult)
-    : undefined;
-  return { code, lines, result, runDir: runId ? join(out, runId) : undefined };
-}
 
 const figures = (r: RunResult | undefined) =>
   r?.scenarios.map((s) => [s.name, s.status, s.measurements, s.timeline]);

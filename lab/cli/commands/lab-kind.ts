@@ -3,16 +3,14 @@
  * and clusters named lblab-<run id> removed with their networks. A machine without kind has no kind labs
  * to remove: that is said, not treated as a failure.
  */
-import YAML from 'yaml';
 import { kindBackend } from '../../backends/kind/kind-backend.ts';
 import type { KindRunningLab } from '../../backends/kind/kind-running-lab.ts';
 import { kindLabRuns, sweepKindLeftovers, type KindSweepResult } from '../../backends/kind/kind-sweep.ts';
 import { findKindTools, KindUnavailableError } from '../../backends/kind/kind-tools.ts';
-import { keepRun } from '../../backends/netns/run-registry.ts';
 import type { Topology } from '../../model/topology.ts';
 import { newRunId } from '../../runner/run-id.ts';
-import { exitCodes } from '../exit-codes.ts';
 import type { Output } from '../output.ts';
+import { keepLab } from './kept-lab.ts';
 
 /** Builds a kind lab, marks it kept and prints its manifest; whatever fails before that is removed. */
 export async function upKind(
@@ -21,26 +19,23 @@ export async function upKind(
   out: Output,
 ): Promise<number> {
   const runId = newRunId();
-  let lab: KindRunningLab | undefined;
-  try {
-    lab = await kindBackend.up(topology, {
-      seed: Number(o.seed),
-      runId,
-      timeline: (e) => out.stderr(`lblab lab up: ${e.source}: ${e.message}`),
-    });
-    await keepRun(runId, []);
-    const printed = { runId, backend: 'kind', ...lab.manifest() };
-    out.stdout(o.json ? JSON.stringify(printed, null, 2) : YAML.stringify(printed).trimEnd());
-    out.stderr(
-      `lblab lab up: kind lab ${runId} keeps running (e.g. kubectl --kubeconfig ${lab.cluster.kubeconfig} get nodes); ` +
-        `remove it with: lblab lab down --run-id ${runId}`,
-    );
-    return exitCodes.ok;
-  } catch (err) {
-    await lab?.down().catch(() => undefined);
-    out.stderr(`lblab lab up: ${err instanceof Error ? err.message : String(err)}`);
-    return exitCodes.error;
-  }
+  return keepLab(
+    { runId, backend: 'kind', json: o.json },
+    out,
+    () =>
+      kindBackend.up(topology, {
+        seed: Number(o.seed),
+        runId,
+        timeline: (e) => out.stderr(`lblab lab up: ${e.source}: ${e.message}`),
+      }),
+    async (lab: KindRunningLab) => ({
+      manifest: lab.manifest(),
+      pids: [],
+      warnings: [],
+      label: 'kind lab',
+      example: `kubectl --kubeconfig ${lab.cluster.kubeconfig} get nodes`,
+    }),
+  );
 }
 
 /** Removes the kind objects of `runId` (or of every run matching `options`); undefined: no kind here. */

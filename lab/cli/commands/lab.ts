@@ -6,15 +6,15 @@ import { nodePeers, upNetnsLab } from '../../backends/netns/netns-backend.ts';
 import { upDockerLab } from '../../backends/docker/docker-backend.ts';
 import type { NetnsRunningLab } from '../../backends/netns/netns-running-lab.ts';
 import { runIdOf } from '../../backends/netns/names.ts';
-import { keepRun, listRuns, readRun } from '../../backends/netns/run-registry.ts';
+import { listRuns, readRun } from '../../backends/netns/run-registry.ts';
 import type { Topology } from '../../model/topology.ts';
-import YAML from 'yaml';
 import { formatIssue } from '../../../core/config/index.ts';
 import { EmulatedLab } from '../../backends/emulated/emulated-lab.ts';
 import { newRunId } from '../../runner/run-id.ts';
 import { readTopology } from '../../model/index.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
+import { keepLab, printManifest } from './kept-lab.ts';
 import { dockerRunExists, sweepDockerRuns } from './lab-docker.ts';
 import { kindRunExists, sweepKindRuns, upKind } from './lab-kind.ts';
 
@@ -107,8 +107,7 @@ export async function up(o: UpOptions, out: Output): Promise<number> {
   await lab.drive(lab.sleep(3000));
   const manifest = { runId, backend: 'emulated', seed: Number(o.seed), ...(await lab.manifest()) };
   await lab.down();
-  if (o.json) out.stdout(JSON.stringify(manifest, null, 2));
-  else out.stdout(YAML.stringify(manifest).trimEnd());
+  printManifest(manifest, o.json, out);
   out.stderr(
     'lblab lab up: the emulated lab lives inside this process only; it is gone now that the manifest is printed',
   );
@@ -125,43 +124,38 @@ const settleMs = 15_000;
  */
 async function upKept(topology: Topology, o: UpOptions, out: Output): Promise<number> {
   const runId = newRunId();
-  let lab: NetnsRunningLab | undefined;
   const upLab = o.backend === 'docker' ? upDockerLab : upNetnsLab;
-  try {
-    lab = await upLab(topology, {
-      seed: Number(o.seed),
-      runId,
-      detached: true,
-      ...(o.peer !== undefined && { sut: o.peer }),
-      timeline: (e) => out.stderr(`lblab lab up: ${e.source}: ${e.message}`),
-    });
-    let manifest = await lab.manifest();
-    const started = Date.now();
-    while (!everyServiceAnnounced(manifest) && Date.now() - started < settleMs) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      manifest = await lab.manifest();
-    }
-    const processes = (manifest['processes'] ?? []) as { pid: number }[];
-    await keepRun(
-      runId,
-      processes.map((p) => p.pid),
-    );
-    const printed = { runId, backend: o.backend, ...manifest };
-    if (o.json) out.stdout(JSON.stringify(printed, null, 2));
-    else out.stdout(YAML.stringify(printed).trimEnd());
-    if (!everyServiceAnnounced(manifest))
-      out.stderr(`lblab lab up: not every service had an announcer within ${settleMs / 1000} s`);
-    const enter = o.backend === 'docker' ? 'docker exec' : 'ip netns exec';
-    out.stderr(
-      `lblab lab up: lab ${runId} keeps running (e.g. ${enter} lblab-${runId}-<host> ping ...); ` +
-        `remove it with: lblab lab down --run-id ${runId}`,
-    );
-    return exitCodes.ok;
-  } catch (err) {
-    await lab?.down().catch(() => undefined);
-    out.stderr(`lblab lab up: ${err instanceof Error ? err.message : String(err)}`);
-    return exitCodes.error;
-  }
+  return keepLab(
+    { runId, backend: o.backend, json: o.json },
+    out,
+    () =>
+      upLab(topology, {
+        seed: Number(o.seed),
+        runId,
+        detached: true,
+        ...(o.peer !== undefined && { sut: o.peer }),
+        timeline: (e) => out.stderr(`lblab lab up: ${e.source}: ${e.message}`),
+      }),
+    async (lab: NetnsRunningLab) => {
+      let manifest = await lab.manifest();
+      const started = Date.now();
+      while (!everyServiceAnnounced(manifest) && Date.now() - started < settleMs) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        manifest = await lab.manifest();
+      }
+      const processes = (manifest['processes'] ?? []) as { pid: number }[];
+      const enter = o.backend === 'docker' ? 'docker exec' : 'ip netns exec';
+      return {
+        manifest,
+        pids: processes.map((p) => p.pid),
+        warnings: everyServiceAnnounced(manifest)
+          ? []
+          : [`lblab lab up: not every service had an announcer within ${settleMs / 1000} s`],
+        label: 'lab',
+        example: `${enter} lblab-${runId}-<host> ping ...`,
+      };
+    },
+  );
 }
 
 function everyServiceAnnounced(manifest: Record<string, unknown>): boolean {

@@ -11,7 +11,7 @@ import type { RunResult } from '../../../reports/result.ts';
 import { sampleRun, scenario } from '../../../reports/sample-result.test-support.ts';
 import { runLblab } from '../run-lblab.test-support.ts';
 import { renderReports } from './report.ts';
-import { run } from './run.ts';
+import { runCapturing } from './run.test-support.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -78,15 +78,7 @@ describe('lblab run --baseline', () => {
 
   it('refuses an unusable baseline before running anything', async () => {
     const out = join(dir, 'run-bad');
-    const lines: string[] = [];
-    const sink = { stdout: (l: string) => lines.push(l), stderr: (l: string) => lines.push(l) };
-    const args = {
-      backend: 'emulated',
-      topology: 'topologies/l2-three-nodes.yaml',
-      gates: 'reports/gates.yaml',
-      out,
-    };
-    const code = await run({ ...args, baseline: join(dir, 'nothing-here') }, sink);
+    const { code, lines } = await runCapturing({ out, baseline: join(dir, 'nothing-here') });
     expect(code).toBe(2);
     expect(lines).toEqual([`lblab run: ${join(dir, 'nothing-here')}: cannot read it (ENOENT)`]);
     await expect(access(out)).rejects.toThrow();
