@@ -1,6 +1,6 @@
-import type { InterfacesByNode, L2Assignment } from '../../../core/l2/election/index.ts';
+import type { InterfacesByNode, L2Assignment, NodeInterface } from '../../../core/l2/election/index.ts';
 import { l2Assignments, type l2AssignmentSteps } from '../../../core/l2/election/index.ts';
-import { compareText } from '../../../core/sort/compare-text.ts';
+import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 
 /**
  * The election memoised across every emulated speaker. All speakers in the emulator share one cluster
@@ -18,7 +18,7 @@ export function sharedElection(): typeof l2AssignmentSteps {
       cache.clear();
       inputs = [snapshot, config];
     }
-    const key = `${[...alive].sort().join(',')}|${interfacesKey(interfaces)}|${JSON.stringify(options ?? {})}`;
+    const key = `${viewKey(snapshot, alive, interfaces)}|${JSON.stringify(options ?? {})}`;
     let result = cache.get(key);
     if (!result) {
       result = l2Assignments(snapshot, config, alive, interfaces, options);
@@ -30,9 +30,37 @@ export function sharedElection(): typeof l2AssignmentSteps {
   };
 }
 
-function interfacesKey(interfaces: InterfacesByNode): string {
-  return [...interfaces]
-    .sort(([a], [b]) => compareText(a, b))
-    .map(([node, ifs]) => `${node}:${ifs.map((i) => `${i.name}=${i.prefixes.join('+')}`).join(';')}`)
-    .join(',');
+/**
+ * What an election reads of a speaker's view: for each of the snapshot's nodes (the only ones it asks
+ * about), whether its speaker is alive and, if so, the interfaces it published. Every speaker builds
+ * this on each election, so it is one pass in the snapshot's order with a number per distinct interface
+ * list: sorting 2000 names and printing every prefix per election was a tenth of a 2000-node run.
+ */
+function viewKey(
+  snapshot: ClusterSnapshot,
+  alive: ReadonlySet<string>,
+  interfaces: InterfacesByNode,
+): string {
+  let key = '';
+  for (const node of snapshot.nodes) {
+    const name = node.metadata.name;
+    key += alive.has(name) ? `${interfacesId(interfaces.get(name) ?? none)},` : '-,';
+  }
+  return key;
+}
+
+const none: readonly NodeInterface[] = [];
+const ids = new WeakMap<readonly NodeInterface[], number>();
+const idsByText = new Map<string, number>();
+
+/** The same number for every list with the same names and prefixes; each list object is printed once. */
+function interfacesId(list: readonly NodeInterface[]): number {
+  let id = ids.get(list);
+  if (id === undefined) {
+    const text = list.map((i) => `${i.name}=${i.prefixes.join('+')}`).join(';');
+    id = idsByText.get(text) ?? idsByText.size;
+    idsByText.set(text, id);
+    ids.set(list, id);
+  }
+  return id;
 }
