@@ -105,11 +105,23 @@ export function readUpdate(r: Reader): Update {
   }
 }
 
+/**
+ * Metadata texts already found to be JSON objects. A node's metadata arrives in every update about it
+ * (every member relays it, anti-entropy repeats it), so a 2000-node cluster would otherwise parse the
+ * same few texts millions of times (4% of a 2000-node emulated run). Bounded: cleared when full.
+ */
+const knownObjects = new Set<string>();
+const KNOWN_OBJECTS_MAX = 4096;
+
 function isJsonObject(text: string): boolean {
+  if (knownObjects.has(text)) return true;
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   } catch {
     return false;
   }
+  if (knownObjects.size >= KNOWN_OBJECTS_MAX) knownObjects.clear();
+  knownObjects.add(text);
+  return true;
 }
