@@ -2,11 +2,10 @@ import type { ClusterSnapshot } from '../cluster/types.ts';
 import type { LbConfig } from '../config/model.ts';
 import type { L2Announcer, OwnedVip } from '../l2/announcer/index.ts';
 import { l2AssignmentSteps, type L2Assignment, type L2AssignmentOptions } from '../l2/election/index.ts';
-import { compareText } from '../sort/compare-text.ts';
 import type { Change, Membership } from '../membership/index.ts';
-import type { IpAddress } from '../net/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import { mainReason, type OwnershipCounts, type OwnershipReason } from './ownership-reason.ts';
+import { electionDiff, ownedBy } from './election-diff.ts';
 import { interfacesByNode } from './published-interfaces.ts';
 
 /** One line of the speaker's log: what changed, and why. */
@@ -68,9 +67,6 @@ export class L2Speaker {
   private job:
     { steps: Generator<void, L2Assignment[]>; trigger: string; reasons: Set<OwnershipReason> } | undefined;
   private readonly counts: OwnershipCounts = { gained: {}, lost: {} };
-  /** owned() of the election `ownedOf`. */
-  private ownedCache: readonly L2Assignment[] = [];
-  private ownedOf: readonly L2Assignment[] = [];
   private readonly electedListeners = new Set<() => void>();
 
   constructor(private readonly deps: L2SpeakerDeps) {
@@ -98,11 +94,7 @@ export class L2Speaker {
    * same array until the next election, so a reader can tell nothing changed.
    */
   owned(): readonly L2Assignment[] {
-    if (this.ownedOf !== this.last) {
-      this.ownedOf = this.last;
-      this.ownedCache = this.last.filter((a) => a.result.owner === this.deps.node);
-    }
-    return this.ownedCache;
+    return ownedBy(this.last, this.deps.node);
   }
 
   /** The last election over every service, this node's or not (same array until the next election). */
@@ -207,10 +199,8 @@ export class L2Speaker {
     if (results !== this.last) this.recordChanges(results, trigger, reason);
     this.last = results;
     const owned: OwnedVip[] = [];
-    for (const a of results) {
-      if (a.result.owner !== deps.node) continue;
-      for (const ip of a.ips) owned.push({ ip, interfaces: a.result.interfaces });
-    }
+    for (const { ips, result } of ownedBy(results, deps.node))
+      if (result.owner !== undefined) for (const ip of ips) owned.push({ ip, interfaces: result.interfaces });
     deps.announcer.setOwned(owned, trigger);
     for (const l of this.electedListeners) l();
   }
@@ -218,11 +208,10 @@ export class L2Speaker {
   /**
    * Counts the services this node gained or lost, and logs every owner that changed since the last
    * election, up to MAX_OWNERSHIP_LINES, then one line that says how many more: a change of 10,000
-   * services is one screen, not 10,000 lines from every speaker. Both lists are sorted by service, so one
-   * walk compares them: no per-speaker map of 10,000 keys at scale, where every speaker shares one result.
+   * services is one screen, not 10,000 lines from every speaker. The changes themselves are worked out
+   * once per pair of elections (election-diff.ts), shared by every speaker that holds the same two.
    */
   private recordChanges(results: readonly L2Assignment[], trigger: string, reason: OwnershipReason): void {
-    const before = this.last;
     const self = this.deps.node;
     const count = (change: 'gained' | 'lost') =>
       (this.counts[change][reason] = (this.counts[change][reason] ?? 0) + 1);
@@ -231,22 +220,16 @@ export class L2Speaker {
       if (changes++ < MAX_OWNERSHIP_LINES) this.log('ownership', text());
     };
     const concernsUs = (...owners: (string | undefined)[]) =>
-      this.deps.logOwnership !== 'own-services' || owners.includes(this.deps.node);
-    const gone = (a: L2Assignment) => {
-      if (a.result.owner === self) count('lost');
-      if (concernsUs(a.result.owner)) line(() => `${keyOf(a)}: no longer announced (${trigger})`);
-    };
-    let i = 0;
-    for (const a of results) {
-      while (i < before.length && compareText(before[i]!.service, a.service) < 0) gone(before[i++]!);
-      let prev = before[i]?.service === a.service ? before[i++] : undefined;
-      if (prev !== undefined && !sameAddresses(prev.ips, a.ips)) {
-        gone(prev);
-        prev = undefined;
+      this.deps.logOwnership !== 'own-services' || owners.includes(self);
+    for (const step of electionDiff(this.last, results)) {
+      if (step.kind === 'gone') {
+        const a = step.was;
+        if (a.result.owner === self) count('lost');
+        if (concernsUs(a.result.owner)) line(() => `${keyOf(a)}: no longer announced (${trigger})`);
+        continue;
       }
+      const { now: a, was } = step;
       const owner = a.result.owner;
-      const was = prev?.result.owner;
-      if (prev !== undefined && was === owner) continue;
       if (owner === self) count('gained');
       else if (was === self) count('lost');
       if (!concernsUs(owner, was)) continue;
@@ -255,12 +238,11 @@ export class L2Speaker {
           `${keyOf(a)}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
       );
     }
-    while (i < before.length) gone(before[i++]!);
     if (changes > MAX_OWNERSHIP_LINES) {
-      const ours = results.filter((a) => a.result.owner === this.deps.node).length;
+      const ours = ownedBy(results, self).length;
       this.log(
         'ownership',
-        `… and ${changes - MAX_OWNERSHIP_LINES} more ownership changes after ${trigger}; ${this.deps.node} now announces ${ours} of ${results.length} services`,
+        `… and ${changes - MAX_OWNERSHIP_LINES} more ownership changes after ${trigger}; ${self} now announces ${ours} of ${results.length} services`,
       );
     }
   }
@@ -273,11 +255,6 @@ export class L2Speaker {
 /** One line per service and address set, as the log names it. */
 function keyOf(a: L2Assignment): string {
   return `${a.service} ${a.ips.join(',')}`;
-}
-
-/** The same addresses in the same order (usually the very same array: elections remember them). */
-function sameAddresses(a: readonly IpAddress[], b: readonly IpAddress[]): boolean {
-  return a === b || (a.length === b.length && a.every((ip, k) => ip.equals(b[k]!)));
 }
 
 /** Ownership lines one election logs at most; the rest is summed up in one line. */

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { L2Assignment } from '../l2/election/index.ts';
+import { IpAddress } from '../net/index.ts';
+import { electionDiff, ownedBy } from './election-diff.ts';
+
+const at = (service: string, owner: string | undefined, ip = '198.18.0.100'): L2Assignment => ({
+  service,
+  ips: [IpAddress.parse(ip)],
+  pool: 'lan',
+  result:
+    owner === undefined
+      ? { owner: undefined, cause: 'no-candidates', reason: 'nobody' }
+      : ({ owner, interfaces: ['eth0'], reason: 'elected', candidates: [owner] } as never),
+});
+
+describe('electionDiff', () => {
+  const before = [at('a/gone', 'n1'), at('a/moved', 'n1'), at('a/renumbered', 'n2'), at('a/same', 'n2')];
+  const after = [
+    at('a/moved', 'n3'),
+    at('a/new', 'n1'),
+    at('a/renumbered', 'n2', '198.18.0.101'),
+    at('a/same', 'n2'),
+  ];
+
+  it('names each service whose owner or addresses changed, in service order, and nothing else', () => {
+    const steps = electionDiff(before, after).map((s) =>
+      s.kind === 'gone' ? ['gone', s.was.service] : ['owner', s.now.service, s.was, s.now.result.owner],
+    );
+    expect(steps).toEqual([
+      ['gone', 'a/gone'],
+      ['owner', 'a/moved', 'n1', 'n3'],
+      ['owner', 'a/new', undefined, 'n1'],
+      ['gone', 'a/renumbered'],
+      ['owner', 'a/renumbered', undefined, 'n2'],
+    ]);
+  });
+
+  it('works a pair out once: every speaker holding the same two elections reads the same steps', () => {
+    expect(electionDiff(before, after)).toBe(electionDiff(before, after));
+    expect(electionDiff(after, before)).not.toBe(electionDiff(before, after));
+  });
+
+  it('gives each node what it won, the same array for the same election', () => {
+    expect(ownedBy(after, 'n2').map((a) => a.service)).toEqual(['a/renumbered', 'a/same']);
+    expect(ownedBy(after, 'n2')).toBe(ownedBy(after, 'n2'));
+    expect(ownedBy(after, 'n9')).toEqual([]);
+  });
+});
