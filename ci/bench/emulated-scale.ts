@@ -1,55 +1,61 @@
 /**
- * A node crash at scale on the emulated backend: a generated Layer-2 topology (LBLAB_SCALE_NODES nodes,
- * LBLAB_SCALE_SERVICES services; default 2000 and 10,000), every node running the real speaker, one
- * client probing a service at 1000/s while the node serving it dies. Reports the wall time of the
- * whole run (virtual seconds simulated per wall second) and the outage the client saw on stderr.
+ * The emulated scale curve: a node crash on generated Layer-2 topologies of LBLAB_SCALE_SIZES nodes
+ * (default 100,500,1000,2000; add 5000 for the long tail) with LBLAB_SCALE_SERVICES_PER_NODE services
+ * each (default 5), every size in a fresh process (emulated-scale-run.ts) so its memory is its own.
+ * Prints a table (wall time, virtual time, events, µs per event, peak resident memory, the client's
+ * outage) and the growth exponent of wall time in nodes, and writes both as JSON to
+ * $LBLAB_BENCH_OUT/emulated-scale.json (default reports/out/bench).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { emulatedBackend } from '../../lab/backends/emulated/index.ts';
-import { generateL2Topology } from '../../lab/model/generate.ts';
-import { runSuite } from '../../lab/runner/run-suite.ts';
-import nodeCrash from '../../scenarios/l2/node-crash.ts';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { growthExponent, scaleTable, type ScalePoint } from './scale-curve.ts';
 import { phase, result, type BenchResult } from './types.ts';
 
-const quiet = { scenarioStarted() {}, step() {}, scenarioEnded() {} };
+const runner = fileURLToPath(new URL('./emulated-scale-run.ts', import.meta.url));
+/** A size that has not finished in this long is reported as failed, not waited for. */
+const SIZE_TIMEOUT_MS = Number(process.env['LBLAB_SCALE_TIMEOUT_S'] ?? 1800) * 1000;
+
+async function measure(nodes: number, services: number): Promise<ScalePoint> {
+  process.stderr.write(`emulated-scale: ${nodes} nodes, ${services} services …\n`);
+  const child = await execa(process.execPath, ['--import', 'tsx', runner, String(nodes), String(services)], {
+    timeout: SIZE_TIMEOUT_MS,
+    reject: false,
+    stderr: 'inherit',
+  });
+  const line = child.stdout.trim().split('\n').at(-1);
+  if (child.exitCode !== 0 || line === undefined || line === '') {
+    const why = child.timedOut ? `did not finish in ${SIZE_TIMEOUT_MS / 1000} s` : `exit ${child.exitCode}`;
+    throw new Error(`emulated scale run of ${nodes} nodes failed: ${why}`);
+  }
+  const point = JSON.parse(line) as ScalePoint;
+  process.stderr.write(
+    `emulated-scale: ${nodes} nodes: ${point.status}, outage ${point.outageMs} ms, ${(point.wallMs / 1000).toFixed(1)} s wall, ${point.peakRssMb} MB peak\n`,
+  );
+  return point;
+}
 
 export async function benchEmulatedScale(): Promise<BenchResult[]> {
-  const nodes = Number(process.env['LBLAB_SCALE_NODES'] ?? 2000);
-  const services = Number(process.env['LBLAB_SCALE_SERVICES'] ?? 10_000);
-  const { topology, metallbYaml } = generateL2Topology({ nodes, services });
-  const dir = await mkdtemp(join(tmpdir(), 'lblab-scale-'));
-  try {
-    await writeFile(join(dir, 'metallb.yaml'), metallbYaml);
-    // The node-crash scenario probes the service called "web": the first generated one plays it.
-    topology.configFiles = [join(dir, 'metallb.yaml')];
-    topology.services[0]!.name = 'web';
-    const started = performance.now();
-    const run = await runSuite({
-      backend: emulatedBackend,
-      topologies: async () => topology,
-      defaultTopology: topology.name,
-      scenarios: [nodeCrash],
-      seed: 1,
-      runId: 'bench',
-      progress: quiet,
-    });
-    const wallMs = performance.now() - started;
-    const s = run.scenarios[0]!;
-    const virtualMs = s.timeline.at(-1)?.atMs ?? 0;
-    process.stderr.write(
-      `emulated scale ${nodes} nodes, ${services} services: ${s.status}, outage ${s.measurements['outageMs']} ms, ` +
-        `${(virtualMs / 1000).toFixed(1)} s simulated in ${(wallMs / 1000).toFixed(1)} s wall, ` +
-        `${Math.round(process.memoryUsage().rss / 1e6)} MB resident at the end${s.reason ? ` (${s.reason})` : ''}\n`,
+  const sizes = (process.env['LBLAB_SCALE_SIZES'] ?? '100,500,1000,2000').split(',').map(Number);
+  const perNode = Number(process.env['LBLAB_SCALE_SERVICES_PER_NODE'] ?? 5);
+  const points: ScalePoint[] = [];
+  for (const nodes of sizes) points.push(await measure(nodes, nodes * perNode));
+  const exponent = growthExponent(points);
+  process.stderr.write(
+    `\n${scaleTable(points)}\ngrowth of wall time in nodes: ${exponent === undefined ? 'n/a' : `N^${exponent.toFixed(2)}`}\n\n`,
+  );
+  const out = process.env['LBLAB_BENCH_OUT'] ?? 'reports/out/bench';
+  await mkdir(out, { recursive: true });
+  await writeFile(join(out, 'emulated-scale.json'), `${JSON.stringify({ points, exponent }, null, 2)}\n`);
+  const failed = points.filter((p) => p.status !== 'pass');
+  if (failed.length > 0)
+    throw new Error(
+      `node crash did not pass at ${failed.map((p) => `${p.nodes} nodes (${p.reason})`).join(', ')}`,
     );
-    if (s.status !== 'pass') throw new Error(`scale node crash did not pass: ${s.reason}`);
-    return [
-      result(`node crash, ${nodes} nodes, ${services} services (virtual ms per wall s)`, [
-        phase('run', virtualMs, wallMs),
-      ]),
-    ];
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return points.map((p) =>
+    result(`node crash, ${p.nodes} nodes, ${p.services} services (virtual ms per wall s)`, [
+      phase('run', p.virtualMs, p.wallMs),
+    ]),
+  );
 }

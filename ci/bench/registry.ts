@@ -19,6 +19,6 @@ export const benches: Bench[] = [
   { name: 'bfd-frr', run: benchBfdFrr, repetitions: 1 },
   // Root and the Debian daemons; each run is already RUNS fresh labs per system (about ten minutes).
   { name: 'failover-peers', run: benchFailoverPeers, repetitions: 1 },
-  // About four minutes of wall time at the 2000 nodes and 10,000 Services: once is enough.
+  // A curve of sizes, each in its own process, minutes at 2000 nodes and 10,000 Services: once is enough.
   { name: 'emulated-scale', run: benchEmulatedScale, repetitions: 1 },
 ];

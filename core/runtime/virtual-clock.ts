@@ -14,6 +14,7 @@ interface Entry extends Timer {
 export class VirtualClock implements Clock {
   private current: number;
   private seq = 0;
+  private firedCount = 0;
   private readonly heap: Entry[] = [];
 
   constructor(startMs = 0) {
@@ -61,8 +62,14 @@ export class VirtualClock implements Clock {
     if (!entry) return false;
     this.current = entry.dueMs;
     entry.cancelled = true;
+    this.firedCount++;
     entry.fire();
     return true;
+  }
+
+  /** Timers fired so far: the events an emulated run processed. */
+  fired(): number {
+    return this.firedCount;
   }
 
   /** Fires every timer due up to `untilMs` (including ones those timers set), then sets time to it. */
@@ -96,7 +103,9 @@ export class VirtualClock implements Clock {
     for (let i = h.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (before(h[parent]!, h[i]!) <= 0) break;
-      [h[parent], h[i]] = [h[i]!, h[parent]!];
+      const up = h[i]!;
+      h[i] = h[parent]!;
+      h[parent] = up;
       i = parent;
     }
   }
@@ -114,7 +123,9 @@ export class VirtualClock implements Clock {
         if (l < h.length && before(h[l]!, h[m]!) < 0) m = l;
         if (r < h.length && before(h[r]!, h[m]!) < 0) m = r;
         if (m === i) break;
-        [h[m], h[i]] = [h[i]!, h[m]!];
+        const down = h[i]!;
+        h[i] = h[m]!;
+        h[m] = down;
         i = m;
       }
     }

@@ -103,6 +103,11 @@ export class EmulatedLab implements RunningLab {
     return this.net.now();
   }
 
+  /** Events the emulator has processed since the lab came up (the scale benchmark reports them). */
+  eventsFired(): number {
+    return this.net.clock.fired();
+  }
+
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => this.net.clock.setTimer('lab:sleep', ms, resolve));
   }
