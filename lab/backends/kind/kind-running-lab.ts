@@ -12,12 +12,15 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LblabError } from '../../../core/errors/lblab-error.ts';
 import type { KubernetesControl, NodeControl, ProbeOptions, RunningLab } from '../../runner/backend.ts';
+import type { Impairment } from '../../model/topology.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
+import type { HostPartition } from '../netns/segment-partitions.ts';
 import { forgetRun } from '../netns/run-registry.ts';
 import { kubernetesControl, type DeployedLab } from './deploy/index.ts';
 import { deleteKindCluster, type KindCluster, type KindExecutables, type KindNode } from './kind-cluster.ts';
 import type { KindLabHosts } from './kind-lab-hosts.ts';
 import { KindNodeFaults } from './kind-node-faults.ts';
+import { applyKindPartitions } from './kind-partitions.ts';
 
 /** A lab operation the kind backend does not wire (yet). */
 export class KindNotWiredError extends LblabError {
@@ -27,7 +30,10 @@ export class KindNotWiredError extends LblabError {
 export const notWiredReason = 'the kind backend does not wire this on its routers, clients and nodes yet';
 
 /** What the running lab needs of its routers and clients. */
-export type KindHosts = Pick<KindLabHosts, 'probe' | 'carrier' | 'nexthops' | 'destroy'>;
+export type KindHosts = Pick<
+  KindLabHosts,
+  'probe' | 'carrier' | 'nexthops' | 'announcers' | 'destroy' | 'wires' | 'impair'
+>;
 
 /** The image the lab deployed and the same build under the tag an upgrade moves to, both in the nodes. */
 export interface KindImages {
@@ -39,6 +45,8 @@ export class KindRunningLab implements RunningLab {
   private readonly started = performance.now();
   readonly faults: KindNodeFaults;
   readonly kubernetes: KubernetesControl;
+  /** Every partition in force: each one adds to the others until heal(). */
+  private partitions: HostPartition[] = [];
 
   constructor(
     private readonly tools: KindExecutables,
@@ -107,17 +115,24 @@ export class KindRunningLab implements RunningLab {
   setEndpoints(service: string): Promise<void> {
     return this.refuse(`moving ${service}'s endpoints`);
   }
-  impair(host: string): Promise<void> {
-    return this.refuse(`impairing ${host}`);
+  impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void> {
+    return this.hosts.impair(host, impairment, iface);
   }
   announcers(address: string): Promise<string[]> {
-    return this.refuse(`asking the segment who announces ${address}`);
+    return this.hosts.announcers(address);
   }
-  partition(): Promise<void> {
-    return this.refuse('partitioning the lab');
+  async partition(a: readonly string[], b: readonly string[]): Promise<void> {
+    this.partitions.push({ a: [...a], b: [...b] });
+    await this.applyPartitions();
   }
-  heal(): Promise<void> {
-    return this.refuse('healing a partition');
+  async heal(): Promise<void> {
+    this.partitions = [];
+    await this.applyPartitions();
+  }
+
+  private applyPartitions(): Promise<void> {
+    const workers = this.cluster.nodes.filter((n) => n.role === 'worker');
+    return applyKindPartitions(this.tools, this.cluster.network, workers, this.hosts.wires, this.partitions);
   }
 
   /** What `lblab lab up --backend kind` prints. */
