@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KubeFaults } from './deploy/index.ts';
 import type { KindCluster } from './kind-cluster.ts';
-import { KindNotWiredError, KindRunningLab, type KindHosts } from './kind-running-lab.ts';
+import { KindRunningLab, type KindHosts } from './kind-running-lab.ts';
 import { standIns, type StandIns } from './kind-standins.test-support.ts';
 
 let tools: StandIns | undefined;
@@ -87,6 +87,10 @@ async function lab(): Promise<{ lab: KindRunningLab; t: StandIns; runDir: string
       upgrade: (image: string) => (faultCalls.push(`upgrade ${image}`), Promise.resolve()),
       speakerCrash: (node: string) => (faultCalls.push(`speakerCrash ${node}`), Promise.resolve()),
     },
+    moveEndpoints: (service: string, nodes: readonly string[], kubeNode: (n: string) => string) => (
+      faultCalls.push(`moveEndpoints ${service} ${nodes.map(kubeNode).join(',')}`),
+      Promise.resolve()
+    ),
   };
   const t = tools;
   const hosts: KindHosts = {
@@ -205,12 +209,14 @@ describe('KindRunningLab', () => {
     expect(c1Rulesets[1]).toBe('table netdev lblab_partition {}\ndelete table netdev lblab_partition\n');
   });
 
-  it('refuses what it does not wire with a stable code and the reason', async () => {
+  it('moves endpoints through the deploy side, naming the nodes by their Kubernetes names', async () => {
     const { lab: l } = await lab();
-    const err = await l.setEndpoints('web').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(KindNotWiredError);
-    expect((err as KindNotWiredError).code).toBe('KIND_NOT_WIRED');
-    expect((err as Error).message).toMatch(/moving web's endpoints: the kind backend does not wire this/);
+    await l.setEndpoints('local-web', ['n2', 'n1']);
+    await l.setEndpoints('local-web', []);
+    expect(faultCalls).toEqual([
+      'moveEndpoints local-web lblab-abc123-worker2,lblab-abc123-worker',
+      'moveEndpoints local-web ',
+    ]);
   });
 
   it('offers Kubernetes faults by topology node name, upgrading between the two loaded tags', async () => {
