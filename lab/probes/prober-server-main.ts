@@ -4,8 +4,13 @@
  * once; its summary comes back as `{"id":1,"summary":{...}}` (or `{"id":1,"error":"..."}`). Runs may
  * overlap. A scenario probes many short times (waiting until an address answers) and must start a probe
  * a known moment before a fault: starting node and tsx for each probe would cost ~0.5 s every time.
+ * `{"id":2,"ask":{"interface":"eth0","source":…,"target":…,"ms":150,"everyMs":50}}` asks the segment
+ * who answers ARP/NDP for the target (neighbour-ask.ts): `{"id":2,"macs":[…]}`; the kind lab asks this
+ * as often as it polls for announcers.
  */
 import { createInterface } from 'node:readline';
+import { AfPacketPort } from '../../core/runtime/af-packet-port.ts';
+import { askNeighbours, type NeighbourAsk } from './neighbour-ask.ts';
 import { probe } from './prober.ts';
 
 interface Request {
@@ -14,12 +19,27 @@ interface Request {
   port: number;
   ratePps: number;
   seconds: number;
+  ask?: NeighbourAsk & { interface: string };
 }
+
+/** The port for each interface asked on, opened once (a socket per ask would be torn down each time). */
+const ports = new Map<string, AfPacketPort>();
+const portOn = (name: string) => ports.get(name) ?? ports.set(name, AfPacketPort.open(name)).get(name)!;
 
 const reply = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const r = JSON.parse(line) as Request;
+  if (r.ask) {
+    const ask = r.ask;
+    Promise.resolve()
+      .then(() => askNeighbours(portOn(ask.interface), ask))
+      .then(
+        (macs) => reply({ id: r.id, macs }),
+        (err: unknown) => reply({ id: r.id, error: (err as Error).message }),
+      );
+    return;
+  }
   const durationMs = r.seconds * 1000;
   probe({
     target: r.target,
@@ -33,5 +53,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   );
 });
 // The lab ends the prober by closing stdin (or by SIGKILL when it tears the namespace down).
-process.stdin.on('end', () => process.exit(0));
+process.stdin.on('end', () => {
+  for (const p of ports.values()) p.close();
+  process.exit(0);
+});
 reply({ ready: true });

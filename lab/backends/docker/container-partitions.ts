@@ -5,14 +5,17 @@
  * and NDP included, as with the netns backend's bridge filters.
  */
 import { withTempFile } from '../netns/temp-file.ts';
+import type { Netns } from '../netns/namespace.ts';
 import type { HostPartition } from '../netns/segment-partitions.ts';
-import type { ContainerHost } from './container-host.ts';
 
 export const partitionTable = 'lblab_partition';
 
-/** Makes exactly `partitions` hold: every host's table rewritten, an empty list removes them all. */
+/**
+ * Makes exactly `partitions` hold: every host's table rewritten, an empty list removes them all. A host
+ * is anything that runs nft in its network namespace (a container here, a kind node for the kind tier).
+ */
 export async function applyContainerPartitions(
-  hosts: ReadonlyMap<string, ContainerHost>,
+  hosts: ReadonlyMap<string, Pick<Netns, 'exec'>>,
   interfaces: ReadonlyMap<string, readonly string[]>,
   macs: ReadonlyMap<string, string>,
   partitions: readonly HostPartition[],

@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../cli/commands/run.ts';
 import { backendNamed } from '../index.ts';
+import { netemSupport } from '../netns/impairment.ts';
 import { kindBackend } from './kind-backend.ts';
 import { standIns, type StandIns } from './kind-standins.test-support.ts';
 
@@ -47,11 +48,11 @@ describe('lblab run --backend kind', () => {
     vi.stubEnv('LBLAB_DOCKER', tools.docker);
     await kindBackend.check();
     const caps = kindBackend.capabilities;
-    for (const c of ['l2', 'ipv6', 'kill', 'hang', 'link', 'bgp', 'bfd', 'kubernetes'] as const)
+    for (const c of ['l2', 'ipv6', 'kill', 'hang', 'link', 'bgp', 'bfd', 'partition', 'kubernetes'] as const)
       expect(caps.get(c)).toBe(true);
     expect(caps.get('stall')).toMatch(/the speaker runs in a pod/);
-    expect(caps.get('partition')).toMatch(/does not wire this/);
-    expect(caps.get('impair')).toMatch(/does not wire this/);
+    // netem is the kernel's: what this machine's check says, as on the netns and docker tiers.
+    expect(caps.get('impair')).toBe(netemSupport());
   });
 
   it('--peer metallb where MetalLB’s registry cannot be reached exits 2 saying why, running nothing', async () => {

@@ -13,6 +13,7 @@ import type { DockerEngine } from '../../images/docker-engine.ts';
 import type { Topology } from '../../model/topology.ts';
 import type { Backend, Capability, UpOptions } from '../../runner/backend.ts';
 import { UPGRADE_SUFFIX } from '../docker/docker-fabric.ts';
+import { netemSupport } from '../netns/impairment.ts';
 import { forgetRun, recordRun } from '../netns/run-registry.ts';
 import { deployLab, deployMetallbPeer, metallbRegistryReachable } from './deploy/index.ts';
 import { createKindCluster, deleteKindCluster, exportKindLogs, type KindCluster } from './kind-cluster.ts';
@@ -20,13 +21,16 @@ import { KIND_IP_FAMILIES, type KindIpFamily } from './kind-config.ts';
 import { restartReason, stallReason } from './kind-node-faults.ts';
 import { KIND_NODE_IMAGE } from './kind-pins.ts';
 import { KindLabHosts } from './kind-lab-hosts.ts';
-import { KindRunningLab, notWiredReason } from './kind-running-lab.ts';
+import { KindRunningLab } from './kind-running-lab.ts';
 import { findKindTools, KindUnavailableError, type KindTools } from './kind-tools.ts';
 
 type Support = true | string;
 
-/** What a kind lab can do once kind and docker are there. */
-const withTools: readonly (readonly [Capability, Support])[] = [
+/**
+ * What a kind lab can do once kind and docker are there; impairments need netem in the kernel the node
+ * and fabric containers share (checked once, when first read, as the netns and docker tiers check it).
+ */
+const withTools: readonly (readonly [Capability, Support | (() => Support)])[] = [
   ['l2', true],
   ['ipv6', true],
   ['kill', true],
@@ -36,8 +40,8 @@ const withTools: readonly (readonly [Capability, Support])[] = [
   ['restart', restartReason],
   ['bgp', true],
   ['bfd', true],
-  ['partition', notWiredReason],
-  ['impair', notWiredReason],
+  ['partition', true],
+  ['impair', netemSupport],
   ['kubernetes', true],
 ];
 
@@ -58,7 +62,8 @@ class KindBackend implements Backend {
   private metallb: true | string = 'MetalLB’s registry was not looked for yet (lblab run checks it first)';
 
   get capabilities(): ReadonlyMap<Capability, Support> {
-    return new Map(withTools.map(([c, s]) => [c, this.tools ? s : this.problem]));
+    if (!this.tools) return new Map(withTools.map(([c]) => [c, this.problem]));
+    return new Map(withTools.map(([c, s]) => [c, typeof s === 'function' ? s() : s]));
   }
 
   get peers(): ReadonlyMap<string, readonly Capability[] | string> {

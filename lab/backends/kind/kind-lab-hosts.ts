@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DockerEngine } from '../../images/docker-engine.ts';
-import type { Topology } from '../../model/topology.ts';
+import type { Impairment, Topology } from '../../model/topology.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 import type { ProbeOptions, UpOptions } from '../../runner/backend.ts';
 import { labCluster } from '../cluster.ts';
@@ -21,6 +21,9 @@ import { ProberClient } from '../netns/prober-client.ts';
 import { routerSpecs } from '../netns/router-specs.ts';
 import { runTool } from './kind-exec.ts';
 import type { KindCluster, KindExecutables } from './kind-cluster.ts';
+import { KindAnnouncers } from './kind-announcers.ts';
+import { checkImpairable } from './kind-impairment.ts';
+import type { FabricWires } from './kind-partitions.ts';
 import { peeringWithKindNodes, returnRoutes, withLabNames } from './kind-router-wiring.ts';
 
 export interface KindLabHostsOptions {
@@ -41,16 +44,33 @@ export class KindLabHosts {
   private readonly probers = new Map<string, ProberClient>();
   private readonly routers: LabRouters;
   private probeIds = 0;
+  private readonly asker: KindAnnouncers;
 
   private constructor(
+    private readonly topology: Topology,
     private readonly fabric: LabFabric,
     private readonly cluster: KindCluster,
+    /** The topology's segments the lblab-nodes attach to: all of them are the kind network. */
+    private readonly nodeSegments: ReadonlySet<string>,
+    tools: KindExecutables,
     private readonly dir: string,
   ) {
     this.routers = new LabRouters(
       (name) => this.fabric.host(name),
       (address) => this.ownerOf(address),
     );
+    this.asker = new KindAnnouncers({
+      topology,
+      nodeSegments,
+      cluster,
+      tools,
+      fabricMacs: fabric.macs,
+      ask: (client, iface, ask) => {
+        const prober = this.probers.get(client);
+        if (!prober) return Promise.reject(new Error(`no client ${client} in this kind lab`));
+        return prober.ask(++this.probeIds, iface, ask);
+      },
+    });
   }
 
   /** Builds the hosts; what was built is removed again when a step fails. */
@@ -75,7 +95,14 @@ export class KindLabHosts {
       existingNetworks: new Map([...nodeSegments].map((s) => [s, cluster.network])),
       hosts: (n) => n.kind !== 'lblab-node',
     })(topology, o.runId);
-    const hosts = new KindLabHosts(fabric, cluster, await mkdtemp(join(tmpdir(), `lblab-${o.runId}-`)));
+    const hosts = new KindLabHosts(
+      topology,
+      fabric,
+      cluster,
+      nodeSegments,
+      o.tools,
+      await mkdtemp(join(tmpdir(), `lblab-${o.runId}-`)),
+    );
     try {
       for (const r of returnRoutes(topology, cluster.nodes))
         await runTool(
@@ -147,6 +174,27 @@ export class KindLabHosts {
 
   nexthops(router: string, address: string): Promise<string[]> {
     return this.routers.nexthops(router, address);
+  }
+
+  /** The kind nodes that answer ARP/NDP for `address`, as a client on the kind network sees them. */
+  announcers(address: string): Promise<string[]> {
+    return this.asker.announcers(address);
+  }
+
+  /** The routers and clients, their interfaces and MACs, for partitions (kind-partitions.ts). */
+  get wires(): FabricWires {
+    const interfaces = new Map(
+      this.topology.nodes
+        .filter((n) => this.fabric.hosts.has(n.name))
+        .map((n) => [n.name, n.attachments.map((a) => a.interface)] as const),
+    );
+    return { hosts: this.fabric.hosts, interfaces, macs: this.fabric.macs };
+  }
+
+  /** The docker tier's impairment, on the fabric's links that are not the kind network (kind-impairment.ts). */
+  async impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void> {
+    checkImpairable(this.topology, this.nodeSegments, this.cluster.network, host, iface);
+    await this.fabric.impair(host, impairment, iface);
   }
 
   async destroy(): Promise<void> {

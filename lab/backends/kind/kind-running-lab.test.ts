@@ -1,20 +1,51 @@
-import { access, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KubeFaults } from './deploy/index.ts';
 import type { KindCluster } from './kind-cluster.ts';
-import { KindNotWiredError, KindRunningLab, type KindHosts } from './kind-running-lab.ts';
+import { KindRunningLab, type KindHosts } from './kind-running-lab.ts';
 import { standIns, type StandIns } from './kind-standins.test-support.ts';
 
 let tools: StandIns | undefined;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await tools?.remove();
   tools = undefined;
 });
 
+/** What `docker inspect` says of the workers: n1 runs, n2 too (with another MAC than at the start). */
+const inspected = JSON.stringify([
+  {
+    Name: '/lblab-abc123-worker',
+    State: { Running: true, Pid: 4242 },
+    NetworkSettings: { Networks: { 'lblab-kind-abc123': { MacAddress: '02:42:c6:12:00:03' } } },
+  },
+  {
+    Name: '/lblab-abc123-worker2',
+    State: { Running: true, Pid: 4343 },
+    NetworkSettings: { Networks: { 'lblab-kind-abc123': { MacAddress: '02:42:c6:12:00:44' } } },
+  },
+]);
+/** `ip -j addr show` in a node's namespace: loopback, the kind network's eth0, a pod's veth. */
+const addrs = (address: string) =>
+  JSON.stringify([
+    { ifname: 'lo', addr_info: [{ local: '127.0.0.1' }] },
+    { ifname: 'eth0', addr_info: [{ local: address }, { local: 'fe80::42:c6ff:fe12:3' }] },
+    { ifname: 'veth1a2b', addr_info: [{ local: '10.244.1.1' }] },
+  ]);
+
 async function lab(): Promise<{ lab: KindRunningLab; t: StandIns; runDir: string }> {
-  tools = await standIns({ docker: [{ when: 'network ls*', stdout: 'f00d\n' }] });
+  tools = await standIns({
+    docker: [
+      { when: 'network ls*', stdout: 'f00d\n' },
+      { when: 'inspect*', stdout: inspected },
+    ],
+    nsenter: [
+      { when: '--target 4242 --net -- ip -j addr show', stdout: addrs('198.18.0.3') },
+      { when: '--target 4343 --net -- ip -j addr show', stdout: addrs('198.18.0.4') },
+    ],
+  });
   const runDir = join(await mkdtemp(join(tmpdir(), 'lblab-kind-lab-')), 'abc123');
   await mkdir(runDir);
   await writeFile(join(runDir, 'kubeconfig'), 'apiVersion: v1\n');
@@ -37,6 +68,15 @@ async function lab(): Promise<{ lab: KindRunningLab; t: StandIns; runDir: string
         id: 'b',
         ipv4: '198.18.0.3',
         ipv6: '2001:db8::3',
+        mac: '02:42:c6:12:00:03',
+      },
+      {
+        lab: 'n2',
+        role: 'worker',
+        container: 'lblab-abc123-worker2',
+        id: 'c',
+        ipv4: '198.18.0.4',
+        mac: '02:42:c6:12:00:04',
       },
     ],
   };
@@ -47,6 +87,10 @@ async function lab(): Promise<{ lab: KindRunningLab; t: StandIns; runDir: string
       upgrade: (image: string) => (faultCalls.push(`upgrade ${image}`), Promise.resolve()),
       speakerCrash: (node: string) => (faultCalls.push(`speakerCrash ${node}`), Promise.resolve()),
     },
+    moveEndpoints: (service: string, nodes: readonly string[], kubeNode: (n: string) => string) => (
+      faultCalls.push(`moveEndpoints ${service} ${nodes.map(kubeNode).join(',')}`),
+      Promise.resolve()
+    ),
   };
   const t = tools;
   const hosts: KindHosts = {
@@ -56,6 +100,19 @@ async function lab(): Promise<{ lab: KindRunningLab; t: StandIns; runDir: string
     },
     carrier: (client, address) => (hostCalls.push(`carrier ${client} ${address}`), Promise.resolve('n1')),
     nexthops: (router, address) => (hostCalls.push(`nexthops ${router} ${address}`), Promise.resolve(['n1'])),
+    announcers: (address) => (hostCalls.push(`announcers ${address}`), Promise.resolve(['n1', 'n2'])),
+    impair: (host, impairment, iface) => (
+      hostCalls.push(`impair ${host} ${iface} ${impairment?.delayMs}`),
+      Promise.resolve()
+    ),
+    // The client c1 runs nft as the fabric's containers do; what it was given is kept.
+    wires: {
+      hosts: new Map([
+        ['c1', { exec: async (argv) => (c1Rulesets.push(await readFile(argv[2]!, 'utf8')), '') }],
+      ]),
+      interfaces: new Map([['c1', ['lan0']]]),
+      macs: new Map([['02:42:c6:12:00:0e', 'c1']]),
+    },
     // What the cluster side did by then: the routers and clients must go before the cluster.
     destroy: async () => void hostCalls.push(`destroy after ${(await t.calls()).length} kind/docker calls`),
   };
@@ -66,15 +123,17 @@ async function lab(): Promise<{ lab: KindRunningLab; t: StandIns; runDir: string
 const summary = { sent: 1, received: 1, lost: 0, outageMs: 0, gaps: [], servers: [], runs: [] };
 let hostCalls: string[] = [];
 let faultCalls: string[] = [];
+let c1Rulesets: string[] = [];
 beforeEach(() => {
   hostCalls = [];
   faultCalls = [];
+  c1Rulesets = [];
 });
 
 describe('KindRunningLab', () => {
   it('names the lab nodes (not the control plane) and answers Service addresses from the deploy side', async () => {
     const { lab: l } = await lab();
-    expect(l.nodes()).toEqual(['n1']);
+    expect(l.nodes()).toEqual(['n1', 'n2']);
     expect(l.serviceAddresses('web')).toEqual(['198.18.0.192', '2001:db8::100']);
     expect(() => l.node('n9')).toThrow(/no node n9 in kind cluster lblab-abc123/);
   });
@@ -99,6 +158,7 @@ describe('KindRunningLab', () => {
           ipv4: '198.18.0.3',
           ipv6: '2001:db8::3',
         },
+        { name: 'n2', container: 'lblab-abc123-worker2', role: 'worker', ipv4: '198.18.0.4' },
       ],
     });
   });
@@ -115,12 +175,48 @@ describe('KindRunningLab', () => {
     ]);
   });
 
-  it('refuses what it does not wire with a stable code and the reason', async () => {
+  it('asks announcers and impairs through the routers and clients', async () => {
     const { lab: l } = await lab();
-    const err = await l.partition().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(KindNotWiredError);
-    expect((err as KindNotWiredError).code).toBe('KIND_NOT_WIRED');
-    expect((err as Error).message).toMatch(/partitioning the lab: the kind backend does not wire this/);
+    expect(await l.announcers('198.18.0.192')).toEqual(['n1', 'n2']);
+    await l.impair('c1', { delayMs: 20, jitterMs: 0, lossPct: 0 }, 'wan0');
+    expect(hostCalls).toEqual(['announcers 198.18.0.192', 'impair c1 wan0 20']);
+  });
+
+  it('partitions in every host: each node, entered by its PID, drops the other side’s MACs on its lab interface', async () => {
+    const { lab: l, t } = await lab();
+    vi.stubEnv('PATH', `${t.dir}:${process.env['PATH']}`);
+    await l.partition(['n1'], ['n2', 'c1']);
+    const calls = (await t.calls()).map((c) => [c.tool, ...c.args].join(' '));
+    expect(calls[0]).toBe('docker inspect lblab-abc123-worker lblab-abc123-worker2');
+    expect(calls.filter((c) => c.startsWith('nsenter')).map((c) => c.replace(/\/tmp\/\S+/, 'FILE'))).toEqual([
+      'nsenter --target 4242 --net -- ip -j addr show',
+      'nsenter --target 4343 --net -- ip -j addr show',
+      'nsenter --target 4242 --net -- nft -f FILE',
+      'nsenter --target 4343 --net -- nft -f FILE',
+    ]);
+    const [n1, n2] = (await t.stdin()).split(/(?=^table netdev lblab_partition \{\}$)/m);
+    // n1 drops n2 (its MAC as docker inspect says now) and c1; each of them drops n1.
+    expect(n1).toContain('type filter hook ingress device "eth0"');
+    expect(n1).toContain('ether saddr { 02:42:c6:12:00:0e, 02:42:c6:12:00:44 } drop');
+    expect(n2).toContain('ether saddr { 02:42:c6:12:00:03 } drop');
+    expect(c1Rulesets).toHaveLength(1);
+    expect(c1Rulesets[0]).toContain('device "lan0"');
+    expect(c1Rulesets[0]).toContain('ether saddr { 02:42:c6:12:00:03 } drop');
+
+    await l.heal();
+    const healed = (await t.stdin()).slice(n1!.length + n2!.length);
+    expect(healed).toBe('table netdev lblab_partition {}\ndelete table netdev lblab_partition\n'.repeat(2));
+    expect(c1Rulesets[1]).toBe('table netdev lblab_partition {}\ndelete table netdev lblab_partition\n');
+  });
+
+  it('moves endpoints through the deploy side, naming the nodes by their Kubernetes names', async () => {
+    const { lab: l } = await lab();
+    await l.setEndpoints('local-web', ['n2', 'n1']);
+    await l.setEndpoints('local-web', []);
+    expect(faultCalls).toEqual([
+      'moveEndpoints local-web lblab-abc123-worker2,lblab-abc123-worker',
+      'moveEndpoints local-web ',
+    ]);
   });
 
   it('offers Kubernetes faults by topology node name, upgrading between the two loaded tags', async () => {

@@ -1,33 +1,33 @@
 /**
  * A kind lab once up: the cluster, its node containers, what was deployed into it and the topology's
  * routers and clients as containers on the kind network (kind-lab-hosts.ts). Faults on nodes go through
- * KindNodeFaults, Kubernetes faults through the deploy side (`kubernetes`); probes, carriers and next
- * hops through the routers and clients. Announcers, endpoint moves, partitions and impairments are not
- * wired on kind: they refuse, saying so. down() removes the routers and clients, then the cluster and
- * its network.
+ * KindNodeFaults, Kubernetes faults and endpoint moves through the deploy side (`kubernetes`,
+ * deploy/endpoints.ts); probes, carriers, next hops and announcers (who answers ARP/NDP, asked by a
+ * client on the kind network) through the routers and clients. Partitions are MAC drops in every host,
+ * the kind nodes' namespaces entered from the host (kind-partitions.ts); impairments are the docker
+ * tier's netem on the routers' and clients' point-to-point links, refused on the shared kind network.
+ * down() removes the routers and clients, then the cluster and its network.
  */
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LblabError } from '../../../core/errors/lblab-error.ts';
 import type { KubernetesControl, NodeControl, ProbeOptions, RunningLab } from '../../runner/backend.ts';
+import type { Impairment } from '../../model/topology.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
+import type { HostPartition } from '../netns/segment-partitions.ts';
 import { forgetRun } from '../netns/run-registry.ts';
 import { kubernetesControl, type DeployedLab } from './deploy/index.ts';
 import { deleteKindCluster, type KindCluster, type KindExecutables, type KindNode } from './kind-cluster.ts';
 import type { KindLabHosts } from './kind-lab-hosts.ts';
 import { KindNodeFaults } from './kind-node-faults.ts';
-
-/** A lab operation the kind backend does not wire (yet). */
-export class KindNotWiredError extends LblabError {
-  readonly code = 'KIND_NOT_WIRED';
-}
-
-export const notWiredReason = 'the kind backend does not wire this on its routers, clients and nodes yet';
+import { applyKindPartitions } from './kind-partitions.ts';
 
 /** What the running lab needs of its routers and clients. */
-export type KindHosts = Pick<KindLabHosts, 'probe' | 'carrier' | 'nexthops' | 'destroy'>;
+export type KindHosts = Pick<
+  KindLabHosts,
+  'probe' | 'carrier' | 'nexthops' | 'announcers' | 'destroy' | 'wires' | 'impair'
+>;
 
 /** The image the lab deployed and the same build under the tag an upgrade moves to, both in the nodes. */
 export interface KindImages {
@@ -39,12 +39,14 @@ export class KindRunningLab implements RunningLab {
   private readonly started = performance.now();
   readonly faults: KindNodeFaults;
   readonly kubernetes: KubernetesControl;
+  /** Every partition in force: each one adds to the others until heal(). */
+  private partitions: HostPartition[] = [];
 
   constructor(
     private readonly tools: KindExecutables,
     readonly runId: string,
     readonly cluster: KindCluster,
-    private readonly deployed: Pick<DeployedLab, 'serviceAddresses' | 'faults'>,
+    private readonly deployed: Pick<DeployedLab, 'serviceAddresses' | 'faults' | 'moveEndpoints'>,
     private readonly hosts: KindHosts,
     images: KindImages,
   ) {
@@ -91,10 +93,6 @@ export class KindRunningLab implements RunningLab {
     return n;
   }
 
-  private refuse(what: string): Promise<never> {
-    return Promise.reject(new KindNotWiredError(`${what}: ${notWiredReason}`));
-  }
-
   probe(client: string, target: string, o: ProbeOptions): Promise<ProbeSummary> {
     return this.hosts.probe(client, target, o);
   }
@@ -104,20 +102,28 @@ export class KindRunningLab implements RunningLab {
   nexthops(router: string, address: string): Promise<string[]> {
     return this.hosts.nexthops(router, address);
   }
-  setEndpoints(service: string): Promise<void> {
-    return this.refuse(`moving ${service}'s endpoints`);
+  /** The Service's echo pods moved so that exactly `nodes` hold a ready endpoint (deploy/endpoints.ts). */
+  setEndpoints(service: string, nodes: readonly string[]): Promise<void> {
+    return this.deployed.moveEndpoints(service, nodes, (n) => this.kindNode(n).container);
   }
-  impair(host: string): Promise<void> {
-    return this.refuse(`impairing ${host}`);
+  impair(host: string, impairment: Impairment | undefined, iface?: string): Promise<void> {
+    return this.hosts.impair(host, impairment, iface);
   }
   announcers(address: string): Promise<string[]> {
-    return this.refuse(`asking the segment who announces ${address}`);
+    return this.hosts.announcers(address);
   }
-  partition(): Promise<void> {
-    return this.refuse('partitioning the lab');
+  async partition(a: readonly string[], b: readonly string[]): Promise<void> {
+    this.partitions.push({ a: [...a], b: [...b] });
+    await this.applyPartitions();
   }
-  heal(): Promise<void> {
-    return this.refuse('healing a partition');
+  async heal(): Promise<void> {
+    this.partitions = [];
+    await this.applyPartitions();
+  }
+
+  private applyPartitions(): Promise<void> {
+    const workers = this.cluster.nodes.filter((n) => n.role === 'worker');
+    return applyKindPartitions(this.tools, this.cluster.network, workers, this.hosts.wires, this.partitions);
   }
 
   /** What `lblab lab up --backend kind` prints. */

@@ -2,6 +2,7 @@
  * Stand-in `kind` and `docker` executables for tests: shell scripts written to a temp dir that append
  * their argv (and KIND_EXPERIMENTAL_DOCKER_NETWORK) to a log and answer from a canned table, so the
  * backend's real execa calls can be checked for exact arguments, environment and order without kind.
+ * An `nsenter` stand-in too, found through PATH (the lab runs it by name) when the test puts `dir` first.
  */
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,12 +28,19 @@ export interface StandIns {
   kind: string;
   docker: string;
   calls(): Promise<Call[]>;
-  /** What commands ending in `-f -` (nft reading a ruleset) were given on stdin, in order. */
+  /**
+   * The rulesets nft was given, in order: on stdin by commands ending in `-f -`, or as the file named by
+   * `nft -f FILE` (read when nsenter runs, since the lab removes the file afterwards).
+   */
   stdin(): Promise<string>;
   remove(): Promise<void>;
 }
 
-export async function standIns(answers: { kind?: Canned[]; docker?: Canned[] }): Promise<StandIns> {
+export async function standIns(answers: {
+  kind?: Canned[];
+  docker?: Canned[];
+  nsenter?: Canned[];
+}): Promise<StandIns> {
   const dir = await mkdtemp(join(tmpdir(), 'lblab-kind-standin-'));
   const log = join(dir, 'calls.log');
   await writeFile(log, '');
@@ -44,6 +52,7 @@ export async function standIns(answers: { kind?: Canned[]; docker?: Canned[] }):
   };
   const kind = await write('kind', answers.kind ?? []);
   const docker = await write('docker', answers.docker ?? []);
+  if (answers.nsenter) await write('nsenter', answers.nsenter);
   return {
     dir,
     kind,
@@ -76,6 +85,7 @@ function script(tool: string, log: string, canned: Canned[]): string {
       `printf '\\tENV=%s\\n' "\${KIND_EXPERIMENTAL_DOCKER_NETWORK-}"; } >> ${quote(log)}`,
     'case "$*" in',
     `  *' -f -') cat >> ${quote(join(log, '..', 'stdin.log'))};;`,
+    `  *' nft -f '*) for last; do :; done; cat "$last" >> ${quote(join(log, '..', 'stdin.log'))};;`,
     'esac',
     'case "$*" in',
     ...cases,

@@ -58,22 +58,30 @@ describe('the kind lab deploy plan', () => {
       '6443/TCP',
       `${echoPort}/UDP`,
     ]);
-    const pod = api?.echo.spec?.template;
-    // the Service selects exactly the echo pods
-    expect(pod?.metadata?.labels).toMatchObject(api?.service.spec?.selector ?? { never: 'matched' });
-    expect(api?.echo.spec?.selector.matchLabels).toEqual(api?.service.spec?.selector);
-    const echo = pod?.spec?.containers[0];
-    expect(echo?.image).toBe(image);
-    expect([...(echo?.command ?? []), ...(echo?.args ?? [])].join(' ')).toBe(
-      `node --import tsx /app/lab/probes/echo-server-main.ts --name $(NODE_NAME) --port ${echoPort}`,
-    );
-    expect(echo?.ports).toEqual([{ name: 'echo', containerPort: echoPort, protocol: 'UDP' }]);
-    // one pod per lblab node (no endpointsOn: every node), pinned by the topology node label
+    // one echo Deployment per lblab node, pinned to it by the topology node label, one replica each (no
+    // endpointsOn: every node)
     const nodes = topology.nodes.filter((n) => n.kind === 'lblab-node').map((n) => n.name);
-    expect(api?.echo.spec?.replicas).toBe(nodes.length);
     expect(
-      pod?.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms,
-    ).toEqual([{ matchExpressions: [{ key: topologyNodeLabel, operator: 'In', values: nodes }] }]);
+      api?.echoes.map((e) => [e.node, e.deployment.metadata?.name, e.deployment.spec?.replicas]),
+    ).toEqual(nodes.map((n) => [n, `kube-apiserver-echo-${n}`, 1]));
+    for (const { node, deployment } of api?.echoes ?? []) {
+      const pod = deployment.spec?.template;
+      // the Service selects every echo pod; each Deployment only its own node's
+      expect(pod?.metadata?.labels).toMatchObject(api?.service.spec?.selector ?? { never: 'matched' });
+      expect(deployment.spec?.selector.matchLabels).toEqual({
+        ...api?.service.spec?.selector,
+        [topologyNodeLabel]: node,
+      });
+      const echo = pod?.spec?.containers[0];
+      expect(echo?.image).toBe(image);
+      expect([...(echo?.command ?? []), ...(echo?.args ?? [])].join(' ')).toBe(
+        `node --import tsx /app/lab/probes/echo-server-main.ts --name $(NODE_NAME) --port ${echoPort}`,
+      );
+      expect(echo?.ports).toEqual([{ name: 'echo', containerPort: echoPort, protocol: 'UDP' }]);
+      expect(
+        pod?.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms,
+      ).toEqual([{ matchExpressions: [{ key: topologyNodeLabel, operator: 'In', values: [node] }] }]);
+    }
     for (const o of planObjects(await planFor('topologies/hcp-api-bgp.yaml').then((p) => p.plan))) {
       const model = { Service, Deployment, Namespace }[o.kind as 'Service'];
       if (model) expect(() => new model(o as never).validate(), `${o.kind} ${o.metadata.name}`).not.toThrow();
@@ -105,8 +113,12 @@ describe('the kind lab deploy plan', () => {
       ports: [{ port: echoPort, protocol: 'UDP', targetPort: echoPort }],
     });
     expect(web?.service.metadata?.annotations).toEqual({ 'metallb.io/address-pool': 'l2-pool' });
-    expect(web?.echo.spec?.replicas).toBe(1);
-    expect(JSON.stringify(web?.echo.spec?.template.spec?.affinity)).toContain('["n2"]');
+    // An echo pod on n2 only: the other nodes' Deployments have none.
+    expect(web?.echoes.map((e) => `${e.node}:${e.deployment.spec?.replicas}`)).toEqual([
+      'n1:0',
+      'n2:1',
+      'n3:0',
+    ]);
   });
 
   it('refuses a MetalLB configuration that does not load, naming the file and document', async () => {

@@ -50,7 +50,18 @@ export interface LabService {
   name: string;
   namespace: string;
   service: V1Service;
-  echo: V1Deployment;
+  /**
+   * One echo Deployment per lblab node (`<service>-echo-<node>`), pinned to it: one replica where the
+   * Service has an endpoint, none elsewhere. Moving endpoints scales them, so a node that keeps its
+   * endpoint keeps its pod (one Deployment for all would replace every pod on any change).
+   */
+  echoes: EchoDeployment[];
+}
+
+export interface EchoDeployment {
+  /** The topology node it is pinned to. */
+  node: string;
+  deployment: V1Deployment;
 }
 
 export interface DeployPlan {
@@ -152,28 +163,36 @@ function labService(s: ServiceSpec, topology: Topology, image: string): LabServi
       ...(s.ipFamilies !== undefined && { ipFamilies: [...s.ipFamilies] }),
     },
   };
-  const endpointNodes =
-    s.endpointsOn ?? topology.nodes.filter((n) => n.kind === 'lblab-node').map((n) => n.name);
-  return { name: s.name, namespace: s.namespace, service, echo: echoDeployment(s, endpointNodes, image) };
+  const nodes = topology.nodes.filter((n) => n.kind === 'lblab-node').map((n) => n.name);
+  const endpointNodes = s.endpointsOn ?? nodes;
+  const echoes = nodes.map((node) => ({
+    node,
+    deployment: echoDeployment(s, node, endpointNodes.includes(node), image),
+  }));
+  return { name: s.name, namespace: s.namespace, service, echoes };
 }
 
+/** The name of a Service's echo Deployment on `node`. */
+export const echoDeploymentName = (service: string, node: string) => `${service}-echo-${node}`;
+
 /**
- * One echo pod per endpoint node: pinned to those nodes (by the topology node label) and spread one per
- * node, so "endpoints on n1 and n2" means pods on n1 and n2, as externalTrafficPolicy Local sees them.
+ * The Service's echo pod on `node` (pinned by the topology node label), there when `endpoint`: "endpoints
+ * on n1 and n2" means pods on n1 and n2, as externalTrafficPolicy Local sees them.
  */
-function echoDeployment(s: ServiceSpec, nodes: readonly string[], image: string): V1Deployment {
+function echoDeployment(s: ServiceSpec, node: string, endpoint: boolean, image: string): V1Deployment {
   const labels = echoLabels(s);
+  const pinned = { ...labels, [topologyNodeLabel]: node };
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: `${s.name}-echo`, namespace: s.namespace, labels },
+    metadata: { name: echoDeploymentName(s.name, node), namespace: s.namespace, labels: pinned },
     spec: {
-      replicas: nodes.length,
-      selector: { matchLabels: labels },
+      replicas: endpoint ? 1 : 0,
+      selector: { matchLabels: pinned },
       template: {
-        metadata: { labels },
+        metadata: { labels: pinned },
         spec: {
-          ...(nodes.length > 0 && { affinity: echoAffinity(labels, nodes) }),
+          affinity: echoAffinity(node),
           // The echo server's programs are not the CLI: it runs through node with tsx as the image's
           // entrypoint does for lblab. It names itself after the node, as on every backend, so a probe
           // says which node's pod answered.
@@ -202,19 +221,14 @@ function echoDeployment(s: ServiceSpec, nodes: readonly string[], image: string)
   };
 }
 
-function echoAffinity(labels: Record<string, string>, nodes: readonly string[]): V1Affinity {
+function echoAffinity(node: string): V1Affinity {
   return {
     nodeAffinity: {
       requiredDuringSchedulingIgnoredDuringExecution: {
         nodeSelectorTerms: [
-          { matchExpressions: [{ key: topologyNodeLabel, operator: 'In', values: [...nodes] }] },
+          { matchExpressions: [{ key: topologyNodeLabel, operator: 'In', values: [node] }] },
         ],
       },
-    },
-    podAntiAffinity: {
-      requiredDuringSchedulingIgnoredDuringExecution: [
-        { labelSelector: { matchLabels: labels }, topologyKey: 'kubernetes.io/hostname' },
-      ],
     },
   };
 }
@@ -232,6 +246,9 @@ export function planObjects(plan: DeployPlan): KubeObject[] {
     ...plan.install,
     ...plan.metallb,
     ...(plan.serviceNamespaces as KubeObject[]),
-    ...plan.services.flatMap((s) => [s.echo as KubeObject, s.service as KubeObject]),
+    ...plan.services.flatMap((s) => [
+      ...s.echoes.map((e) => e.deployment as KubeObject),
+      s.service as KubeObject,
+    ]),
   ];
 }

@@ -3,7 +3,7 @@
  * kind backend's cluster side (`lblab lab up --backend kind`, which deploys the lab), then deployLab
  * applied again as a user re-running their apply would (server-side apply: nothing to change), and a
  * Service that has an address from its pool and answers the lab's UDP probes from the runner, across
- * kube-proxy to an echo pod.
+ * kube-proxy to an echo pod; its endpoints moved to one node, after which only that node's pod answers.
  */
 import { CoreV1Api, KubeConfig, AppsV1Api } from '@kubernetes/client-node';
 import { execa } from 'execa';
@@ -104,4 +104,22 @@ describe('deployLab on a kind cluster', () => {
     const labNodes = topology.nodes.filter((n) => n.kind === 'lblab-node').map((n) => n.name);
     expect(labNodes).toContain(node.metadata?.labels?.[topologyNodeLabel]);
   }, 60_000);
+
+  it('moves the Service’s endpoints to n2: its EndpointSlices list n2 alone ready, and only n2’s pod answers', async () => {
+    const nodes = (await kc.makeApiClient(CoreV1Api).listNode()).items;
+    const kubeNode = (lab: string) => {
+      const name = nodes.find((n) => n.metadata?.labels?.[topologyNodeLabel] === lab)?.metadata?.name;
+      if (name === undefined) throw new Error(`no Kubernetes node carries ${topologyNodeLabel}=${lab}`);
+      return name;
+    };
+    await lab.moveEndpoints('web', ['n2'], kubeNode);
+    // Each probe run is a new flow (a new socket): kube-proxy may take a moment to drop the old endpoints.
+    const address = lab.serviceAddresses('web')[0] ?? '';
+    let inARow = 0;
+    const deadline = performance.now() + 30_000;
+    while (inARow < 5 && performance.now() < deadline)
+      inARow = (await echoFrom(address, 10_000)) === kubeNode('n2') ? inARow + 1 : 0;
+    expect(inARow).toBe(5);
+    await lab.moveEndpoints('web', ['n1', 'n2', 'n3'], kubeNode);
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { RealClock } from '../../../../core/runtime/real-clock.ts';
 import type { Topology } from '../../../model/topology.ts';
 import { Applier, ApplyError, objectRef } from './apply.ts';
 import { deployPlan, planObjects, type DeployPlan, type KubeObject } from './deploy-plan.ts';
+import { endpointMover, type MoveEndpoints } from './endpoints.ts';
 import { kubeFaults, type KubeFaults } from './kube-faults.ts';
 import {
   METALLB_VERSION,
@@ -56,6 +57,8 @@ export interface DeployedLab {
   /** The speaker pod on each Kubernetes node now (after a fault the pods have new names). */
   speakerPods(): Promise<Map<string, string>>;
   faults: KubeFaults;
+  /** Moves a Service's ready endpoints (RunningLab.setEndpoints), as a rollout would (endpoints.ts). */
+  moveEndpoints: MoveEndpoints;
   /** Deletes what the deploy applied, newest first (the cluster itself is the cluster side's). */
   teardown(): Promise<void>;
 }
@@ -125,12 +128,12 @@ export async function deployFromPlan(
   progress(`applied ${plan.metallb.length} MetalLB resources`);
   await applier.applyAll(plan.serviceNamespaces as KubeObject[], progress);
   for (const s of plan.services) {
-    await applier.apply(s.echo as KubeObject);
+    for (const e of s.echoes) await applier.apply(e.deployment as KubeObject);
     await applier.apply(s.service as KubeObject);
   }
   const services = new Map<string, string[]>();
   for (const s of plan.services) {
-    await rollout.deployment(s.namespace, `${s.name}-echo`, wait);
+    for (const e of s.echoes) await rollout.deployment(s.namespace, e.deployment.metadata!.name!, wait);
     const addresses = await rollout.serviceAddresses(s.namespace, s.name, wait);
     services.set(s.name, addresses);
     progress(`Service ${s.namespace}/${s.name}: ${addresses.join(', ')}`);
@@ -148,6 +151,7 @@ export async function deployFromPlan(
     speakers: await rollout.speakerPods(plan.namespace),
     speakerPods: () => rollout.speakerPods(plan.namespace),
     faults: kubeFaults(kc, { namespace: plan.namespace, speakerDaemonSet, clock, timeoutMs: o.timeoutMs }),
+    moveEndpoints: endpointMover(kc, plan, { clock, timeoutMs: o.timeoutMs }),
     async teardown() {
       for (const x of planObjects(plan).reverse()) {
         try {
