@@ -1,24 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../core/config/issues.ts';
-import { loadConfig } from '../../core/config/load.ts';
 import { IpAddress, Prefix } from '../../core/net/index.ts';
 import { clusterOf } from '../backends/cluster.ts';
 import { routerPeers } from '../backends/emulated/router-peers.ts';
 import { bgpTopologyDocument, generateBgpTopology, nodeAsn, rackLabel } from './generate-bgp.ts';
 import { labRanges } from './lab-ranges.ts';
+import { generatedConfigOf } from './test-support.ts';
 import { loadSchema, schemaErrors } from './schema-check.test-support.ts';
-
-function configOf(metallbYaml: string) {
-  const loaded = loadConfig([{ path: 'generated.yaml', text: metallbYaml }]);
-  if (!loaded.ok) throw new Error(loaded.errors.map(formatIssue).join('\n'));
-  expect(loaded.warnings.map(formatIssue)).toEqual([]);
-  return loaded.config;
-}
 
 describe('generateBgpTopology at 500 nodes (25 racks of 20)', () => {
   const generated = generateBgpTopology({ nodes: 500, services: 2500, seed: 3 });
   const { topology, racks } = generated;
-  const config = configOf(generated.metallbYaml);
+  const config = generatedConfigOf(generated.metallbYaml);
   const named = (name: string) => topology.nodes.find((n) => n.name === name)!;
 
   it('puts each rack of 20 nodes on its own segment with two FRR leaves, each in an AS of its own', () => {
