@@ -2,6 +2,7 @@ import { benchAllocator } from './allocator.ts';
 import { benchBgpCodec } from './bgp-codec.ts';
 import { benchBfdFrr } from './bfd-frr.ts';
 import { benchBgpFrr } from './bgp-frr.ts';
+import { benchEmulatedBgpScale } from './emulated-bgp-scale.ts';
 import { benchEmulatedScale } from './emulated-scale.ts';
 import { benchFailoverPeers } from './failover-peers.ts';
 import { benchMembership } from './membership.ts';
@@ -21,4 +22,6 @@ export const benches: Bench[] = [
   { name: 'failover-peers', run: benchFailoverPeers, repetitions: 1 },
   // A curve of sizes, each in its own process, minutes at 2000 nodes and 10,000 Services: once is enough.
   { name: 'emulated-scale', run: benchEmulatedScale, repetitions: 1 },
+  // Both rack stories of a generated BGP fabric at 100 and 500 nodes, each in its own process: once is enough.
+  { name: 'emulated-bgp-scale', run: benchEmulatedBgpScale, repetitions: 1 },
 ];

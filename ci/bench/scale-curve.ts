@@ -37,31 +37,41 @@ export function growthExponent(points: readonly Pick<ScalePoint, 'nodes' | 'wall
   return num / den;
 }
 
-export function scaleTable(points: readonly ScalePoint[]): string {
-  const header = [
-    'nodes',
-    'services',
-    'status',
-    'wall s',
-    'sim s',
-    'events',
-    'µs/event',
-    'peak MB',
-    'outage ms',
-  ];
-  const rows = points.map((p) => [
-    String(p.nodes),
-    String(p.services),
-    p.status,
-    (p.wallMs / 1000).toFixed(1),
-    (p.virtualMs / 1000).toFixed(1),
-    p.events.toLocaleString('en-US'),
-    p.events > 0 ? ((p.wallMs * 1000) / p.events).toFixed(1) : '',
-    String(p.peakRssMb),
-    p.outageMs === undefined ? '' : String(p.outageMs),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+/** A column a curve adds to the table for figures of its own, after the common ones. */
+export interface ScaleColumn<P extends ScalePoint> {
+  header: string;
+  cell: (point: P) => string;
+  /** Text is left-aligned, numbers right-aligned (the default). */
+  text?: boolean;
+}
+
+const commonColumns: ScaleColumn<ScalePoint>[] = [
+  { header: 'nodes', cell: (p) => String(p.nodes) },
+  { header: 'services', cell: (p) => String(p.services) },
+  { header: 'status', cell: (p) => p.status, text: true },
+  { header: 'wall s', cell: (p) => (p.wallMs / 1000).toFixed(1) },
+  { header: 'sim s', cell: (p) => (p.virtualMs / 1000).toFixed(1) },
+  { header: 'events', cell: (p) => p.events.toLocaleString('en-US') },
+  { header: 'µs/event', cell: (p) => (p.events > 0 ? ((p.wallMs * 1000) / p.events).toFixed(1) : '') },
+  { header: 'peak MB', cell: (p) => String(p.peakRssMb) },
+  { header: 'outage ms', cell: (p) => (p.outageMs === undefined ? '' : String(p.outageMs)) },
+];
+
+export function scaleTable<P extends ScalePoint>(
+  points: readonly P[],
+  extra: readonly ScaleColumn<P>[] = [],
+): string {
+  const columns: readonly ScaleColumn<P>[] = [...commonColumns, ...extra];
+  const rows = points.map((p) => columns.map((c) => c.cell(p)));
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+    cells
+      .map((c, i) => (columns[i]!.text ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map((c) => c.header)),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.map(line),
+  ].join('\n');
 }

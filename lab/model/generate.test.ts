@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../core/config/issues.ts';
-import { loadConfig } from '../../core/config/load.ts';
 import { IpAddress, Prefix } from '../../core/net/index.ts';
 import { generateL2Topology } from './generate.ts';
 import { labRanges } from './lab-ranges.ts';
-
-function poolOf(metallbYaml: string) {
-  const loaded = loadConfig([{ path: 'generated.yaml', text: metallbYaml }]);
-  if (!loaded.ok) throw new Error(loaded.errors.map(formatIssue).join('\n'));
-  expect(loaded.warnings.map(formatIssue)).toEqual([]);
-  return loaded.config;
-}
+import { generatedConfigOf } from './test-support.ts';
 
 describe('generateL2Topology at scale (2000 nodes, 10,000 Services)', () => {
   const started = performance.now();
@@ -57,7 +49,7 @@ describe('generateL2Topology at scale (2000 nodes, 10,000 Services)', () => {
   });
 
   it('writes MetalLB configuration with a pool for every Service, on-link for the client, clear of the hosts', () => {
-    const config = poolOf(metallbYaml);
+    const config = generatedConfigOf(metallbYaml);
     const [pool] = config.pools;
     expect(config.pools).toHaveLength(1);
     expect(config.l2Advertisements).toHaveLength(1);
@@ -87,7 +79,7 @@ describe('generateL2Topology', () => {
       'n0003 198.18.0.13/23',
       'c1 198.18.0.14/23',
     ]);
-    expect(poolOf(metallbYaml).pools[0]?.addresses.map((a) => a.text)).toEqual(['198.18.1.0/24']);
+    expect(generatedConfigOf(metallbYaml).pools[0]?.addresses.map((a) => a.text)).toEqual(['198.18.1.0/24']);
   });
 
   it('refuses counts that are not whole or do not fit the lab range', () => {

@@ -17,8 +17,12 @@ export interface StaticRoute {
  */
 export class RouteTable {
   private readonly byText = new Map<string, StaticRoute>();
-  /** Per family, longest prefix first: the first that contains an address is its longest match. */
-  private ordered: StaticRoute[] = [];
+  /**
+   * Per family, longest prefix first: the first that contains an address is its longest match. Sorted
+   * again at the first lookup after a change, not at each change: a router installing thousands of
+   * routes in one go would otherwise sort the whole table once per route.
+   */
+  private ordered: StaticRoute[] | undefined = [];
 
   constructor(
     private readonly book: AddressBook,
@@ -58,12 +62,12 @@ export class RouteTable {
       net4: v4 ? Number(p.network.value) | 0 : 0,
       mask4: v4 ? Number(netmask(32, p.length)) | 0 : 0,
     });
-    this.reorder();
+    this.ordered = undefined;
   }
 
   remove(prefix: string): boolean {
     const removed = this.byText.delete(this.parsePrefix(prefix).toString());
-    if (removed) this.reorder();
+    if (removed) this.ordered = undefined;
     return removed;
   }
 
@@ -85,6 +89,7 @@ export class RouteTable {
 
   /** The longest static route containing `dst`, or undefined. */
   lookup(dst: Addr): StaticRoute | undefined {
+    this.ordered ??= [...this.byText.values()].sort((a, b) => b.prefix.length - a.prefix.length);
     if (dst.family === 4) {
       const v = dst.key as number;
       for (const r of this.ordered) if (r.prefix.family === 4 && (v & r.mask4) === r.net4) return r;
@@ -92,10 +97,6 @@ export class RouteTable {
     }
     for (const r of this.ordered) if (r.prefix.family === 6 && r.prefix.contains(dst.ip)) return r;
     return undefined;
-  }
-
-  private reorder(): void {
-    this.ordered = [...this.byText.values()].sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
   private parsePrefix(text: string): Prefix {

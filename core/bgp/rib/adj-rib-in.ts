@@ -15,9 +15,19 @@ export interface ReceivedRoute {
  */
 export class AdjRibIn {
   private readonly routes = new Map<string, ReceivedRoute>();
+  private changes = 0;
+
+  /**
+   * Counts the changes to what is held (UPDATEs, stale marking, drops, clears): a reader that derives
+   * something from the routes (a router's RIB) can skip the work while it stays the same.
+   */
+  get version(): number {
+    return this.changes;
+  }
 
   /** Applies an UPDATE; returns the number of routes held afterwards. */
   apply(u: UpdateMessage): number {
+    this.changes++;
     const withdrawn = [...u.withdrawn, ...(u.attributes.mpUnreach?.withdrawn ?? [])];
     const reach = [...u.nlri, ...(u.attributes.mpReach?.nlri ?? [])];
     for (const p of withdrawn) this.routes.delete(p.toString());
@@ -31,6 +41,7 @@ export class AdjRibIn {
 
   /** The peer restarts gracefully: keep everything, marked stale (RFC 4724 §4.2). */
   markStale(): void {
+    this.changes++;
     for (const [key, r] of this.routes) this.routes.set(key, { ...r, stale: true });
   }
 
@@ -42,10 +53,12 @@ export class AdjRibIn {
       this.routes.delete(key);
       dropped++;
     }
+    if (dropped > 0) this.changes++;
     return dropped;
   }
 
   clear(): void {
+    this.changes++;
     this.routes.clear();
   }
 
