@@ -9,27 +9,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
+import { childPoint } from './child-point.ts';
 import { growthExponent, scaleTable, type ScalePoint } from './scale-curve.ts';
 import { phase, result, type BenchResult } from './types.ts';
 
 const runner = fileURLToPath(new URL('./emulated-scale-run.ts', import.meta.url));
-/** A size that has not finished in this long is reported as failed, not waited for. */
-const SIZE_TIMEOUT_MS = Number(process.env['LBLAB_SCALE_TIMEOUT_S'] ?? 1800) * 1000;
 
 async function measure(nodes: number, services: number): Promise<ScalePoint> {
   process.stderr.write(`emulated-scale: ${nodes} nodes, ${services} services …\n`);
-  const child = await execa(process.execPath, ['--import', 'tsx', runner, String(nodes), String(services)], {
-    timeout: SIZE_TIMEOUT_MS,
-    reject: false,
-    stderr: 'inherit',
-  });
-  const line = child.stdout.trim().split('\n').at(-1);
-  if (child.exitCode !== 0 || line === undefined || line === '') {
-    const why = child.timedOut ? `did not finish in ${SIZE_TIMEOUT_MS / 1000} s` : `exit ${child.exitCode}`;
-    throw new Error(`emulated scale run of ${nodes} nodes failed: ${why}`);
-  }
-  const point = JSON.parse(line) as ScalePoint;
+  const point = await childPoint<ScalePoint>(
+    runner,
+    [String(nodes), String(services)],
+    `emulated scale run of ${nodes} nodes`,
+  );
   process.stderr.write(
     `emulated-scale: ${nodes} nodes: ${point.status}, outage ${point.outageMs} ms, ${(point.wallMs / 1000).toFixed(1)} s wall, ${point.peakRssMb} MB peak\n`,
   );
