@@ -14,15 +14,16 @@ export class AddressSet {
     for (const ip of ips) this.add(ip);
   }
 
-  add(ip: string): void {
-    const key = ipKeyOf(IpAddress.parse(ip));
+  /** An address as text, or parsed already (a caller adding one address to thousands of sets). */
+  add(ip: string | IpAddress): void {
+    const key = ipKeyOf(typeof ip === 'string' ? IpAddress.parse(ip) : ip);
     if (this.members.has(key)) return;
     this.members.add(key);
     for (const w of this.watchers) w(key, true);
   }
 
-  delete(ip: string): boolean {
-    const key = ipKeyOf(IpAddress.parse(ip));
+  delete(ip: string | IpAddress): boolean {
+    const key = ipKeyOf(typeof ip === 'string' ? IpAddress.parse(ip) : ip);
     if (!this.members.delete(key)) return false;
     for (const w of this.watchers) w(key, false);
     return true;
