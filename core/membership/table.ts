@@ -1,4 +1,4 @@
-import { mix32, textHash } from './hash.ts';
+import { mix32 } from './hash.ts';
 import { IndexSet } from './index-set.ts';
 import { ALIVE, DEAD, LEFT, type StateCode, UNKNOWN, supersedes } from './precedence.ts';
 import { BUCKETS, type Ring } from './ring.ts';
@@ -191,8 +191,9 @@ export class MemberTable {
 
   setMeta(i: number, text: string, known: boolean): void {
     if (this.meta[i] !== text) {
-      this.meta[i] = text === '' ? '' : sharedMeta(text).text;
-      this.metaHash[i] = text === '' ? 0 : textHash(text);
+      const shared = text === '' ? undefined : sharedMeta(text);
+      this.meta[i] = shared?.text ?? '';
+      this.metaHash[i] = shared?.hash ?? 0;
     }
     this.metaKnown[i] = known ? 1 : 0;
     this.rehash(i);
