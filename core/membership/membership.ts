@@ -704,7 +704,9 @@ export class Membership {
   }
 }
 
-function withSelf(nodes: readonly NodeRef[], self: NodeRef): NodeRef[] {
+/** The list itself when it names us at our address already (all speakers then share one list's ring). */
+function withSelf(nodes: readonly NodeRef[], self: NodeRef): readonly NodeRef[] {
+  if (nodes.some((n) => n.name === self.name && n.address === self.address)) return nodes;
   const out = nodes.filter((n) => n.name !== self.name).map((n) => ({ name: n.name, address: n.address }));
   out.push({ name: self.name, address: self.address });
   return out;

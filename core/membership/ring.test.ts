@@ -92,3 +92,21 @@ describe('ring walks', () => {
     );
   });
 });
+
+describe('Ring.of', () => {
+  it('gives a frozen list’s ring by identity, the same ring an equal list in any order gets', () => {
+    const nodes = Object.freeze(nodeList(40));
+    const ring = Ring.of(nodes);
+    expect(Ring.of(nodes)).toBe(ring);
+    const shuffled = [...nodes].reverse().map((n) => ({ ...n }));
+    expect(Ring.of(shuffled).names).toEqual(ring.names);
+  });
+
+  it('never serves a list that can still change from the identity cache', () => {
+    const nodes = nodeList(5);
+    const before = Ring.of(nodes);
+    nodes.push({ name: 'late', address: '198.18.0.250' });
+    expect(Ring.of(nodes)).not.toBe(before);
+    expect(Ring.of(nodes).names).toContain('late');
+  });
+});

@@ -48,6 +48,15 @@ export class Ring {
 
   /** The ring of `nodes` (order does not matter); throws MembershipConfigError on a bad or repeated name. */
   static of(nodes: readonly NodeRef[]): Ring {
+    // Every speaker of an emulated cluster passes the same frozen list: known by identity, no key to
+    // build (sorting 2000 names per speaker). Only a frozen list cannot change under the cache.
+    if (!Object.isFrozen(nodes)) return Ring.keyed(nodes);
+    let ring = byList.get(nodes);
+    if (ring === undefined) byList.set(nodes, (ring = Ring.keyed(nodes)));
+    return ring;
+  }
+
+  private static keyed(nodes: readonly NodeRef[]): Ring {
     const key = nodes
       .map((n) => `${n.name}\u0000${n.address}`)
       .sort()
@@ -79,3 +88,4 @@ function bucketOf(hash: number): number {
 }
 
 const cache = new Map<string, Ring>();
+const byList = new WeakMap<readonly NodeRef[], Ring>();
