@@ -141,8 +141,23 @@ export class Writer {
     this.at += 4;
   }
 
+  /**
+   * Names and metadata are ASCII in practice: copied byte by byte, without the encoder's call and view
+   * (a 2000-node emulation writes millions of them); anything else goes through the encoder, which
+   * rewrites the ASCII bytes already copied with the same values.
+   */
   text(s: string): void {
-    this.at += utf8.encodeInto(s, this.bytes.subarray(this.at)).written;
+    const bytes = this.bytes;
+    let at = this.at;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.at += utf8.encodeInto(s, bytes.subarray(this.at)).written;
+        return;
+      }
+      bytes[at++] = c;
+    }
+    this.at = at;
   }
 
   name(s: string): void {
