@@ -25,6 +25,29 @@ describe('driving the clock', () => {
     expect(net.now()).toBe(150);
   });
 
+  it('runs continuations an event queued without settling anything, before time moves on', async () => {
+    const net = new Network();
+    const seen: [string, number][] = [];
+    const ready = Promise.resolve();
+    // Each callback only awaits or chains on what is settled already: no promise settles in the
+    // instant, yet the continuations must run at the instant's time, not at the next event's.
+    net.clock.setTimer('await', 10, () => {
+      void (async () => {
+        await ready;
+        await ready;
+        seen.push(['await', net.now()]);
+      })();
+    });
+    net.clock.setTimer('then', 20, () => void ready.then(() => seen.push(['then', net.now()])));
+    // Instants with no promise in them in between: frames and timers of the network itself.
+    for (let t = 11; t < 40; t++) net.clock.setTimer('busy', t, () => undefined);
+    await net.run(50);
+    expect(seen).toEqual([
+      ['await', 10],
+      ['then', 20],
+    ]);
+  });
+
   it('run advances exactly, letting continuations run on the way', async () => {
     const net = new Network();
     const seen: number[] = [];
