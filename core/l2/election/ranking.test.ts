@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashOrder } from './ranking.ts';
+import { hashOrder, leaders } from './ranking.ts';
 
 /** MetalLB's order, straight from its definition: sha256(node#ip) as bytes, then the name. */
 function reference(nodes: readonly string[], ip: string): string[] {
@@ -33,5 +33,26 @@ describe('hashOrder', () => {
       if (leaders.length === 3) break;
     }
     expect(leaders).toEqual(reference(nodes, ip).slice(0, 3));
+  });
+});
+
+describe('ranks worked out elsewhere', () => {
+  it('are taken where the cache has not ranked the address, and give the order it would', () => {
+    const nodes = Array.from({ length: 30 }, (_, i) => `primed-${i}`);
+    hashOrder.register(nodes);
+    const names = hashOrder.registered();
+    const ip = '198.18.9.1';
+    const stop = hashOrder.supplyWith(() => hashOrder.prime(ip, leaders(names, ip), names.length));
+    const primed = [...hashOrder.order(ip)].filter((n) => n.startsWith('primed-'));
+    stop();
+    expect(primed).toEqual(reference(nodes, ip));
+  });
+
+  it('never replace an order the cache ranked itself', () => {
+    hashOrder.register(['solo-a', 'solo-b']);
+    const ip = '198.18.9.2';
+    const before = [...hashOrder.order(ip)];
+    hashOrder.prime(ip, [{ node: 'solo-b', words: new Int32Array(8) }], hashOrder.registered().length);
+    expect([...hashOrder.order(ip)]).toEqual(before);
   });
 });

@@ -8,7 +8,7 @@ import { sha256Words } from './short-sha256.ts';
  * node by node. Digests are kept as big-endian words: comparing them unsigned, word by word, is Go's
  * bytes.Compare.
  */
-interface Keyed {
+export interface Keyed {
   readonly node: string;
   readonly words: Int32Array;
 }
@@ -77,6 +77,7 @@ class HashOrderCache {
 
   /** The same object for an address every time, reflecting every node registered by the time it is read. */
   order(ip: string): NodeOrder {
+    if (this.supplier !== undefined && !this.orders.has(ip)) this.supplier();
     let entry = this.orders.get(ip);
     if (entry === undefined) {
       entry = { top: [], topCovers: 0, full: undefined, fullCovers: 0, reader: undefined };
@@ -101,20 +102,45 @@ class HashOrderCache {
     for (let i = entry.top.length; i < rest.length; i++) yield rest[i]!;
   }
 
-  /** Hashes the nodes registered since, keeping the best TOP; a digest is kept only when it ranks. */
+  /** Hashes the nodes registered since, keeping the best TOP. */
   private catchUpTop(entry: Entry, tail: string): void {
-    const { known, scratch } = this;
-    const top = entry.top;
-    for (; entry.topCovers < known.length; entry.topCovers++) {
-      const node = known[entry.topCovers]!;
-      const last = top.length === TOP ? top[TOP - 1]! : undefined;
-      sha256Words(node, tail, scratch);
-      if (last !== undefined && (compareDigests(scratch, last.words) || compareText(node, last.node)) > 0)
-        continue;
-      const k: Keyed = { node, words: scratch.slice() };
-      top.splice(insertionPoint(top, k), 0, k);
-      if (top.length > TOP) top.pop();
-    }
+    rankInto(entry.top, this.known, entry.topCovers, tail, this.scratch);
+    entry.topCovers = this.known.length;
+  }
+
+  private supplier: (() => void) | undefined;
+
+  /**
+   * Calls `supplier` before the cache ranks an address it lacks, so that ranks worked out elsewhere (a
+   * helper thread's) are primed first. Returns what stops it (a later supplier is left alone).
+   */
+  supplyWith(supplier: () => void): () => void {
+    this.supplier = supplier;
+    return () => {
+      if (this.supplier === supplier) this.supplier = undefined;
+    };
+  }
+
+  /** Every node registered so far, in registration order: what a helper thread ranks in advance. */
+  registered(): readonly string[] {
+    return this.known.slice();
+  }
+
+  /**
+   * Leaders of `ip` ranked elsewhere (leaders()) over the first `covers` registered nodes, taken only
+   * where this cache has not ranked the address itself yet. Registration only appends, so those nodes
+   * are still the first `covers`; later ones are hashed in when the order is read, as usual.
+   */
+  prime(ip: string, leaders: readonly Keyed[], covers: number): void {
+    if (this.orders.has(ip) || covers > this.known.length) return;
+    if (this.orders.size >= 200_000) return;
+    this.orders.set(ip, {
+      top: [...leaders],
+      topCovers: covers,
+      full: undefined,
+      fullCovers: 0,
+      reader: undefined,
+    });
   }
 
   private catchUpFull(entry: Entry, tail: string): readonly string[] {
@@ -139,6 +165,36 @@ class HashOrderCache {
     }
     return names;
   }
+}
+
+/**
+ * Ranks `nodes[from..]` for the address into `top` (best first, at most TOP kept). A digest is copied
+ * only when it ranks: 2000 nodes per address leave about forty of them.
+ */
+function rankInto(
+  top: Keyed[],
+  nodes: readonly string[],
+  from: number,
+  tail: string,
+  scratch: Int32Array,
+): void {
+  for (let i = from; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const last = top.length === TOP ? top[TOP - 1]! : undefined;
+    sha256Words(node, tail, scratch);
+    if (last !== undefined && (compareDigests(scratch, last.words) || compareText(node, last.node)) > 0)
+      continue;
+    const k: Keyed = { node, words: scratch.slice() };
+    top.splice(insertionPoint(top, k), 0, k);
+    if (top.length > TOP) top.pop();
+  }
+}
+
+/** The best TOP of `nodes` for `ip`, as the cache keeps them: for a helper thread to prime() with. */
+export function leaders(nodes: readonly string[], ip: string): Keyed[] {
+  const top: Keyed[] = [];
+  rankInto(top, nodes, 0, `#${ip}`, new Int32Array(8));
+  return top;
 }
 
 function insertionPoint(sorted: readonly Keyed[], k: Keyed): number {

@@ -10,6 +10,7 @@ import { startEmulatedSpeaker, type EmulatedSpeaker } from './emulated-speaker.t
 import { defaultGateways } from './gateways.ts';
 import { endpointNodes, isLocal, withEndpoints } from './endpoints.ts';
 import { routerPeers } from './router-peers.ts';
+import { prewarmElection } from './election-prewarm.ts';
 import { sharedElection } from './shared-election.ts';
 
 /** How long a scenario may wait on one thing, in virtual time, before the run is declared stuck. */
@@ -46,6 +47,7 @@ export class EmulatedLab implements RunningLab {
   private readonly refs: readonly NodeRef[];
   private restarts = 0;
   private readonly election = sharedElection();
+  private stopPrewarm: () => void = () => undefined;
 
   private constructor(
     private readonly topology: Topology,
@@ -71,6 +73,14 @@ export class EmulatedLab implements RunningLab {
     const cluster = await labCluster(topology);
     const net = new Network({ seed: o.seed });
     const lab = new EmulatedLab(topology, net, cluster, o, emulator);
+    // MetalLB hashes a Service's first address only; the helper ranks those while the speakers start.
+    lab.stopPrewarm = prewarmElection(
+      cluster.snapshot.nodes.map((n) => n.metadata.name),
+      cluster.snapshot.services.flatMap((svc) => {
+        const first = ingressAddresses(svc)[0];
+        return first === undefined ? [] : [IpAddress.parse(first).toString()];
+      }),
+    );
     for (const seg of topology.segments) net.segment(seg.name);
     for (const node of topology.nodes) {
       const host = net.host(node.name);
@@ -280,6 +290,7 @@ export class EmulatedLab implements RunningLab {
   }
 
   async down(): Promise<void> {
+    this.stopPrewarm();
     for (const s of this.speakers.values()) if (s.process.state !== 'killed') s.process.kill();
     for (const r of this.routers.values()) if (r.process.state !== 'killed') r.process.kill();
     this.speakers.clear();
