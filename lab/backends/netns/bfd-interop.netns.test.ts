@@ -171,6 +171,8 @@ stringData: { password: ${password} }
 
   it.for([100, 300])(
     'a silent node (frozen, all traffic dropped on a bridged segment) leaves FRR’s FIB within detection + margin at %i ms × 3 (5 runs)',
+    // Five detections with fresh state each: up to 19 s at 300 ms × 3, at the 20 s default's edge.
+    { timeout: 60_000 },
     async (ms, ctx) => {
       if (mode === 'skip') return ctx.skip();
       const bfd = timers(ms);
@@ -240,6 +242,7 @@ stringData: { password: ${password} }
       routerExtra: { gracefulRestart: { restartTimeSec: 120 }, ecmp: undefined },
     }).then((t) => (cleanups.push(() => t.destroy()), t));
 
+  // Two BGP establishments around an 8 s watch: 18-19 s on a quiet machine, at the 20 s default's edge.
   it('graceful restart with BFD: our planned restart ends BFD with AdminDown, and FRR keeps forwarding to us throughout', async (ctx) => {
     if (mode === 'skip') return ctx.skip();
     const t = await grLab(timers(100));
@@ -255,7 +258,7 @@ stringData: { password: ${password} }
     // AdminDown is no path failure (RFC 5882 §3.2): FRR's BFD recorded the planned stop as such.
     const s = (await t.router.bfdSessions()).find((x) => x.peer === node4(0));
     expect(s?.downTransitions ?? 0).toBeLessThanOrEqual(1);
-  });
+  }, 45_000);
 
   it.for([
     [false, true],
