@@ -20,16 +20,28 @@ const known = new Map<string, SharedMeta>();
 const LIMIT = 50_000;
 
 export function sharedMeta(text: string): SharedMeta {
+  const entry = metaObject(text);
+  // Decoded text was checked by metaObject already, our own was produced by JSON.stringify.
+  if (entry === undefined) throw new TypeError(`metadata is not a JSON object: ${text}`);
+  return entry;
+}
+
+/**
+ * The shared entry for a metadata text, or undefined when it is not the JSON text of an object (what a
+ * decoder refuses). A node's metadata arrives in every update about it, so each text is parsed once.
+ */
+export function metaObject(text: string): SharedMeta | undefined {
   let entry = known.get(text);
-  if (entry === undefined) {
-    if (known.size >= LIMIT) known.clear();
-    // Decoded text was checked to be a JSON object, our own was produced by JSON.stringify.
-    entry = {
-      text,
-      meta: Object.freeze(JSON.parse(text) as Record<string, unknown>),
-      hash: textHash(text),
-    };
-    known.set(text, entry);
+  if (entry !== undefined) return entry;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (known.size >= LIMIT) known.clear();
+  entry = { text, meta: Object.freeze(value as Record<string, unknown>), hash: textHash(text) };
+  known.set(text, entry);
   return entry;
 }

@@ -1,5 +1,6 @@
 import { MembershipEncodeError } from '../errors.ts';
 import { utf8Length } from '../hash.ts';
+import { metaObject } from '../shared-meta.ts';
 import { type Reader, type Writer, checkInt, checkName } from './bytes.ts';
 
 // One membership update: what a node's state is at an incarnation. Gossip, heartbeats (piggybacked),
@@ -90,7 +91,8 @@ export function readUpdate(r: Reader): Update {
       if (length > MAX_META_BYTES)
         r.fail('bad-meta', `meta of ${length} bytes > ${MAX_META_BYTES}`, lengthAt);
       const meta = r.text(length, 'meta', 'bad-meta');
-      if (length > 0 && !isJsonObject(meta)) r.fail('bad-meta', 'meta is not a JSON object', lengthAt + 2);
+      if (length > 0 && metaObject(meta) === undefined)
+        r.fail('bad-meta', 'meta is not a JSON object', lengthAt + 2);
       return { node, state: 'alive', incarnation, cause, meta };
     }
     case STATE_CODES.dead: {
@@ -103,25 +105,4 @@ export function readUpdate(r: Reader): Update {
     default:
       return r.fail('bad-state', `state ${state} is not alive (1), dead (2) or left (3)`, stateAt);
   }
-}
-
-/**
- * Metadata texts already found to be JSON objects. A node's metadata arrives in every update about it
- * (every member relays it, anti-entropy repeats it), so a 2000-node cluster would otherwise parse the
- * same few texts millions of times (4% of a 2000-node emulated run). Bounded: cleared when full.
- */
-const knownObjects = new Set<string>();
-const KNOWN_OBJECTS_MAX = 4096;
-
-function isJsonObject(text: string): boolean {
-  if (knownObjects.has(text)) return true;
-  try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  } catch {
-    return false;
-  }
-  if (knownObjects.size >= KNOWN_OBJECTS_MAX) knownObjects.clear();
-  knownObjects.add(text);
-  return true;
 }
