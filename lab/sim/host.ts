@@ -22,7 +22,17 @@ import {
 } from './errors.ts';
 import { type Gate, HOST_GATE } from './gate.ts';
 import { type AttachOptions, NetInterface } from './interface.ts';
-import { DEFAULT_TTL, PROTOCOL_TCP, PROTOCOL_UDP, encodeIpv4, forwardedIpv4, parseIpv4 } from './ipv4.ts';
+import {
+  DEFAULT_TTL,
+  IPV4_HEADER_LENGTH,
+  PROTOCOL_TCP,
+  PROTOCOL_UDP,
+  encodeIpv4,
+  forwardedIpv4,
+  parseIpv4,
+  writeIpv4Header,
+} from './ipv4.ts';
+import { packetWithHeadroom } from './frame-buffer.ts';
 import { ndiscInput } from './ndisc.ts';
 import type { NeighbourView } from './neighbour-state.ts';
 import { EchoServer, type ProberOptions, runProber } from './probes.ts';
@@ -34,7 +44,7 @@ import { SimUdpPort, SocketTable, type UdpStack } from './sockets.ts';
 import { TcpStack } from './tcp-stack.ts';
 import type { SimStream } from './tcp-stream.ts';
 import type { PacketDropReason } from './trace.ts';
-import { encodeUdp, udpChecksumValid } from './udp.ts';
+import { UDP_HEADER_LENGTH, encodeUdp, udpChecksumValid, writeUdp } from './udp.ts';
 
 /** Offsets in an untagged frame: IPv4 source/destination, IPv6 source/destination. */
 const V4_SRC = 26;
@@ -333,7 +343,20 @@ export class Host implements UdpStack {
     const src = socket.bound ?? (route === undefined ? undefined : ifAddress(route.iface, dst.family));
     if (route === undefined || src === undefined)
       return this.dropped(socket.local.address, dst.text, 'no-route');
-    this.output(route, src, dst, PROTOCOL_UDP, encodeUdp(src, dst, srcPort, to.port, payload), DEFAULT_TTL);
+    if (dst.family === 6)
+      return this.output(
+        route,
+        src,
+        dst,
+        PROTOCOL_UDP,
+        encodeUdp(src, dst, srcPort, to.port, payload),
+        DEFAULT_TTL,
+      );
+    // IPv4 (membership, BFD, the probes): the datagram is written once, straight into its frame.
+    const packet = packetWithHeadroom(IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + payload.length);
+    writeUdp(packet.subarray(IPV4_HEADER_LENGTH), src, dst, srcPort, to.port, payload);
+    writeIpv4Header(packet, src.key as number, dst.key as number, PROTOCOL_UDP, this.ident++, DEFAULT_TTL);
+    route.iface.arp.output(route.next, ETHERTYPE_IPV4, packet);
   }
 
   /** @internal */
@@ -397,7 +420,8 @@ export class Host implements UdpStack {
     if (!udpChecksumValid(src, dst, datagram)) return this.dropped(src.text, dst.text, 'bad-checksum');
     const srcPort = (udp[0]! << 8) | udp[1]!;
     const dstPort = (udp[2]! << 8) | udp[3]!;
-    this.deliverUdp(src, dst, srcPort, dstPort, datagram.slice(8));
+    // A view, not a copy: frames are not written once sent.
+    this.deliverUdp(src, dst, srcPort, dstPort, datagram.subarray(UDP_HEADER_LENGTH));
   }
 
   private deliverUdp(src: Addr, dst: Addr, srcPort: number, dstPort: number, payload: Uint8Array): void {

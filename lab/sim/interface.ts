@@ -12,6 +12,7 @@ import {
 import { IpAddress, type IpFamily, MacAddress, Prefix, netmask } from '../../core/net/index.ts';
 import { type Addr, type AddressBook, type IpKey, ipKeyOf, macEquals } from './addresses.ts';
 import { arpInput, arpSolicit } from './arp.ts';
+import { claimFrame } from './frame-buffer.ts';
 import type { SimContext } from './context.ts';
 import { SimConfigError } from './errors.ts';
 import type { Host } from './host.ts';
@@ -208,7 +209,15 @@ export class NetInterface implements LinkEndpoint {
 
   /** @internal */
   transmitPacket(mac: MacAddress, etherType: number, packet: Uint8Array): void {
-    this.transmit(encodeEthernet({ dst: mac, src: this.mac, etherType, payload: packet }));
+    const frame = claimFrame(packet);
+    if (frame === undefined)
+      return this.transmit(encodeEthernet({ dst: mac, src: this.mac, etherType, payload: packet }));
+    // The same bytes encodeEthernet writes (no VLAN tag in the emulator), in the packet's own buffer.
+    frame.set(mac.bytes, 0);
+    frame.set(this.mac.bytes, 6);
+    frame[12] = etherType >> 8;
+    frame[13] = etherType & 0xff;
+    this.transmit(frame);
   }
 
   /** @internal */

@@ -1,9 +1,10 @@
 import { finish, onesSum } from './checksum.ts';
+import { packetWithHeadroom } from './frame-buffer.ts';
 
 // IPv4, RFC 791 §3.1: version/IHL, TOS, total length, identification, flags/fragment offset, TTL, protocol,
 // header checksum, source, destination. Options are never sent; received ones are skipped.
 
-const IPV4_HEADER_LENGTH = 20;
+export const IPV4_HEADER_LENGTH = 20;
 export const PROTOCOL_UDP = 17;
 export const PROTOCOL_TCP = 6;
 /** Linux's default TTL (net.ipv4.ip_default_ttl). */
@@ -19,10 +20,24 @@ export function encodeIpv4(
   payload: Uint8Array,
   ttl = DEFAULT_TTL,
 ): Uint8Array {
-  const out = new Uint8Array(IPV4_HEADER_LENGTH + payload.length);
-  const v = new DataView(out.buffer);
+  const out = packetWithHeadroom(IPV4_HEADER_LENGTH + payload.length);
+  out.set(payload, IPV4_HEADER_LENGTH);
+  writeIpv4Header(out, src, dst, protocol, ident, ttl);
+  return out;
+}
+
+/** The header of `packet` (its whole length, payload already in place after the header's 20 bytes). */
+export function writeIpv4Header(
+  packet: Uint8Array,
+  src: number,
+  dst: number,
+  protocol: number,
+  ident: number,
+  ttl: number,
+): void {
+  const v = new DataView(packet.buffer, packet.byteOffset, IPV4_HEADER_LENGTH);
   v.setUint8(0, 0x45);
-  v.setUint16(2, out.length);
+  v.setUint16(2, packet.length);
   v.setUint16(4, ident & 0xffff);
   v.setUint16(6, FLAG_DF);
   v.setUint8(8, ttl);
@@ -30,9 +45,7 @@ export function encodeIpv4(
   v.setInt32(12, src);
   v.setInt32(16, dst);
   // RFC 791 §3.1: the checksum is computed over the header with the checksum field zero.
-  v.setUint16(10, finish(onesSum(out, 0, IPV4_HEADER_LENGTH)));
-  out.set(payload, IPV4_HEADER_LENGTH);
-  return out;
+  v.setUint16(10, finish(onesSum(packet, 0, IPV4_HEADER_LENGTH)));
 }
 
 /**
@@ -43,7 +56,8 @@ export function encodeIpv4(
 export function forwardedIpv4(packet: Uint8Array, headerLength: number): Uint8Array | undefined {
   const ttl = packet[8]!;
   if (ttl <= 1) return undefined;
-  const out = packet.slice();
+  const out = packetWithHeadroom(packet.length);
+  out.set(packet);
   out[8] = ttl - 1;
   out[10] = 0;
   out[11] = 0;

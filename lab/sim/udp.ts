@@ -5,7 +5,7 @@ import { PROTOCOL_UDP } from './ipv4.ts';
 
 // UDP, RFC 768: source port, destination port, length, checksum, data.
 
-const UDP_HEADER_LENGTH = 8;
+export const UDP_HEADER_LENGTH = 8;
 
 /** A UDP datagram from `src` to `dst` with its checksum computed over the pseudo-header of their family. */
 export function encodeUdp(
@@ -16,7 +16,20 @@ export function encodeUdp(
   payload: Uint8Array,
 ): Uint8Array {
   const out = new Uint8Array(UDP_HEADER_LENGTH + payload.length);
-  const v = new DataView(out.buffer);
+  writeUdp(out, src, dst, srcPort, dstPort, payload);
+  return out;
+}
+
+/** Writes the datagram into `out` (exactly its length: the 8-byte header and `payload`). */
+export function writeUdp(
+  out: Uint8Array,
+  src: Addr,
+  dst: Addr,
+  srcPort: number,
+  dstPort: number,
+  payload: Uint8Array,
+): void {
+  const v = new DataView(out.buffer, out.byteOffset, UDP_HEADER_LENGTH);
   v.setUint16(0, srcPort);
   v.setUint16(2, dstPort);
   v.setUint16(4, out.length);
@@ -25,7 +38,6 @@ export function encodeUdp(
   // RFC 768: a computed zero is sent as all ones, because zero means "no checksum" in IPv4 (and is not
   // allowed at all over IPv6, RFC 8200 §8.1).
   v.setUint16(6, sum === 0 ? 0xffff : sum);
-  return out;
 }
 
 /**
