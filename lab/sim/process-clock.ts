@@ -1,10 +1,23 @@
 import type { Clock, Timer } from '../../core/runtime/clock.ts';
 
-interface ProcessTimer extends Timer {
-  readonly seq: number;
-  readonly fire: () => void;
+/** A class rather than an object literal with closures: the emulator sets millions of these. */
+class ProcessTimer implements Timer {
   inner: Timer | undefined;
-  cancelled: boolean;
+
+  constructor(
+    private readonly owner: ProcessClock,
+    readonly name: string,
+    readonly dueMs: number,
+    readonly seq: number,
+    readonly fire: () => void,
+    public cancelled: boolean,
+  ) {}
+
+  cancel(): void {
+    this.cancelled = true;
+    this.inner?.cancel();
+    this.owner.forget(this);
+  }
 }
 
 /**
@@ -28,19 +41,14 @@ export class ProcessClock implements Clock {
   }
 
   setTimer(name: string, afterMs: number, fire: () => void): Timer {
-    const t: ProcessTimer = {
+    const t = new ProcessTimer(
+      this,
       name,
-      dueMs: this.base.now() + Math.max(0, afterMs),
-      seq: this.seq++,
+      this.base.now() + Math.max(0, afterMs),
+      this.seq++,
       fire,
-      inner: undefined,
-      cancelled: this.dead,
-      cancel: () => {
-        t.cancelled = true;
-        t.inner?.cancel();
-        this.live.delete(t);
-      },
-    };
+      this.dead,
+    );
     if (this.dead) return t;
     this.live.add(t);
     t.inner = this.base.setTimer(name, afterMs, () => {
@@ -53,6 +61,11 @@ export class ProcessClock implements Clock {
       fire();
     });
     return t;
+  }
+
+  /** @internal A cancelled timer is no longer live. */
+  forget(t: ProcessTimer): void {
+    this.live.delete(t);
   }
 
   /** Fires the timers that came due while frozen, soonest first, for as long as the process keeps running. */
