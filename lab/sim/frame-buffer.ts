@@ -37,3 +37,18 @@ export function claimFrame(packet: Uint8Array): Uint8Array | undefined {
   whole[mark] = 1;
   return whole.subarray(0, mark);
 }
+
+/**
+ * Whether `frame` was framed in place by a host's stack (claimFrame), whose checksums are right by
+ * construction: nothing in the emulator rewrites a frame once sent. The receiving stack need not verify
+ * them, as Linux does not for a veth peer's packets (CHECKSUM_UNNECESSARY); frames a packet socket wrote
+ * are verified as ever.
+ */
+export function builtByStack(frame: Uint8Array): boolean {
+  const buffer = frame.buffer;
+  return (
+    frame.byteOffset === 0 &&
+    buffer.byteLength === frame.length + 1 &&
+    new Uint8Array(buffer, frame.length, 1)[0] === 1
+  );
+}
