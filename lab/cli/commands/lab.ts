@@ -165,11 +165,6 @@ function everyServiceAnnounced(manifest: Record<string, unknown>): boolean {
 
 /** Removes exactly one run: its recorded processes, then whatever else runs in its namespaces, then those. */
 export async function down(given: string | undefined, out: Output): Promise<number> {
-  const missing = await netnsPrerequisites();
-  if (missing.length > 0) {
-    out.stderr(`lblab lab down: cannot manage namespaces here; missing: ${missing.join('; ')}`);
-    return exitCodes.error;
-  }
   let runId = given;
   if (runId === undefined) {
     const kept = (await listRuns()).filter((r) => r.kept !== undefined).map((r) => r.runId);
@@ -185,6 +180,8 @@ export async function down(given: string | undefined, out: Output): Promise<numb
   }
   const record = /^[a-z0-9]+$/.test(runId) ? await readRun(runId) : undefined;
   const namespaces = (await labNamespaces()).filter((ns) => runIdOf(ns) === runId);
+  // Namespaces need root and iproute2; a docker or kind lab does not, so only a netns lab asks for them.
+  if (!(await canRemoveNamespaces(namespaces, 'down', out))) return exitCodes.error;
   // The kind cluster first: its network carries the run label, and Docker keeps a network with nodes on it.
   const kind =
     /^[a-z0-9]+$/.test(runId) && (await kindRunExists(runId))
@@ -212,11 +209,7 @@ export async function down(given: string | undefined, out: Output): Promise<numb
 }
 
 export async function clean(deadOnly: boolean, out: Output): Promise<number> {
-  const missing = await netnsPrerequisites();
-  if (missing.length > 0) {
-    out.stderr(`lblab lab clean: cannot manage namespaces here; missing: ${missing.join('; ')}`);
-    return exitCodes.error;
-  }
+  if (!(await canRemoveNamespaces(await labNamespaces(), 'clean', out))) return exitCodes.error;
   // kind, then Docker: their sweeps decide by the run records, which the netns sweep removes; kind first
   // because a kind network (labelled with its run) cannot go while the cluster's nodes are on it.
   const kind = await sweepKindRuns(out, 'clean', { onlyDeadRuns: deadOnly });
@@ -229,4 +222,19 @@ export async function clean(deadOnly: boolean, out: Output): Promise<number> {
       `${kind?.clusters.length ?? 0} kind cluster(s), ended ${swept.processes.length + (docker?.processes.length ?? 0)} process(es)`,
   );
   return exitCodes.ok;
+}
+
+/** Whether the lab namespaces in `namespaces` (if any) can be removed here; says what is missing if not. */
+async function canRemoveNamespaces(
+  namespaces: readonly string[],
+  verb: string,
+  out: Output,
+): Promise<boolean> {
+  if (namespaces.length === 0) return true;
+  const missing = await netnsPrerequisites();
+  if (missing.length === 0) return true;
+  out.stderr(
+    `lblab lab ${verb}: cannot remove the lab namespaces ${namespaces.join(', ')} here; missing: ${missing.join('; ')}`,
+  );
+  return false;
 }
