@@ -3,39 +3,67 @@
  * datagram once on its way from socket to wire instead of once per layer (UDP, IP, Ethernet): at 2000
  * emulated speakers that was a gigabyte of copies in the first quarter second of a mass start. Frames are
  * never written after they are sent, so the receiving side can hand out views into them as well.
+ *
+ * Packets are carved out of shared slabs rather than given a buffer each: a buffer outside V8's heap
+ * costs an allocation, a free and external-memory accounting apiece, and most of these frames live for
+ * one link delay. A slab goes when the last frame in it does.
  */
 
 const ETHERNET_HEADER = 14;
 /** IEEE 802.3 minimum frame (without FCS): shorter frames are padded with zeros, as encodeEthernet does. */
 const MIN_FRAME = 60;
+const SLAB_BYTES = 64 * 1024;
 
-/**
- * The buffer holds one byte past the frame: zero while the headroom is free, one once the packet was
- * framed (a packet is framed in place at most once). No other buffer in the emulator has that shape, and
- * a mark in the buffer costs nothing where a WeakSet of buffers cost 5 % of a 1000-node run.
- */
-function bufferLength(packetLength: number): number {
-  return Math.max(MIN_FRAME, ETHERNET_HEADER + packetLength) + 1;
+/** What the stack marks on its own packets and frames (own properties of those views, nothing else's). */
+interface Marked {
+  /** The packet's Ethernet header is not written yet. */
+  unframed?: boolean;
+  /** A frame the stack wrote (see builtByStack). */
+  stackBuilt?: boolean;
 }
+
+let slab = new Uint8Array(0);
+let used = 0;
 
 /** A zeroed IP packet of `length` bytes with an Ethernet header's room (and any padding) around it. */
 export function packetWithHeadroom(length: number): Uint8Array {
-  return new Uint8Array(bufferLength(length)).subarray(ETHERNET_HEADER, ETHERNET_HEADER + length);
+  const frameLength = Math.max(MIN_FRAME, ETHERNET_HEADER + length);
+  let start = 0;
+  let buffer: Uint8Array;
+  if (frameLength > SLAB_BYTES / 4) buffer = new Uint8Array(frameLength);
+  else {
+    if (used + frameLength > slab.length) {
+      slab = new Uint8Array(SLAB_BYTES);
+      used = 0;
+    }
+    buffer = slab;
+    start = used;
+    // Frames start 8-byte aligned, as a NIC's buffers do; nothing depends on it but speed.
+    used += (frameLength + 7) & ~7;
+  }
+  const packet = buffer.subarray(start + ETHERNET_HEADER, start + ETHERNET_HEADER + length) as Uint8Array &
+    Marked;
+  packet.unframed = true;
+  return packet;
 }
 
 /**
  * The whole frame around `packet`, its header still to be written, when the packet was made by
- * packetWithHeadroom and not framed before; otherwise undefined (the caller copies).
+ * packetWithHeadroom and not framed before (a packet is framed in place at most once); otherwise
+ * undefined (the caller copies).
  */
 export function claimFrame(packet: Uint8Array): Uint8Array | undefined {
-  const buffer = packet.buffer;
-  const mark = buffer.byteLength - 1;
-  if (packet.byteOffset !== ETHERNET_HEADER || buffer.byteLength !== bufferLength(packet.length))
-    return undefined;
-  const whole = new Uint8Array(buffer);
-  if (whole[mark] !== 0) return undefined;
-  whole[mark] = 1;
-  return whole.subarray(0, mark);
+  const p = packet as Uint8Array & Marked;
+  if (p.unframed !== true) return undefined;
+  p.unframed = false;
+  const start = packet.byteOffset - ETHERNET_HEADER;
+  const frame = new Uint8Array(
+    packet.buffer,
+    start,
+    Math.max(MIN_FRAME, ETHERNET_HEADER + packet.length),
+  ) as Uint8Array & Marked;
+  frame.stackBuilt = true;
+  return frame;
 }
 
 /**
@@ -45,10 +73,5 @@ export function claimFrame(packet: Uint8Array): Uint8Array | undefined {
  * are verified as ever.
  */
 export function builtByStack(frame: Uint8Array): boolean {
-  const buffer = frame.buffer;
-  return (
-    frame.byteOffset === 0 &&
-    buffer.byteLength === frame.length + 1 &&
-    new Uint8Array(buffer, frame.length, 1)[0] === 1
-  );
+  return (frame as Uint8Array & Marked).stackBuilt === true;
 }
