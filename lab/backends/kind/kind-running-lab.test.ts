@@ -209,6 +209,35 @@ describe('KindRunningLab', () => {
     expect(c1Rulesets[1]).toBe('table netdev lblab_partition {}\ndelete table netdev lblab_partition\n');
   });
 
+  it('a node revived or reconnected during a partition gets the partition written again, and so do its peers', async () => {
+    const { lab: l, t } = await lab();
+    vi.stubEnv('PATH', `${t.dir}:${process.env['PATH']}`);
+    await l.partition(['n1'], ['n2']);
+    await l.node('n1').kill();
+    const before = (await t.calls()).length;
+    await l.node('n1').revive();
+    const revived = (await t.calls())
+      .slice(before)
+      .map((c) => [c.tool, ...c.args].join(' ').replace(/\/tmp\/\S+/, 'FILE'));
+    expect(revived.slice(0, 3)).toEqual([
+      'docker network connect --ip 198.18.0.3 --ip6 2001:db8::3 lblab-kind-abc123 lblab-abc123-worker',
+      'docker start lblab-abc123-worker',
+      'docker inspect lblab-abc123-worker lblab-abc123-worker2',
+    ]);
+    expect(revived.filter((c) => c.endsWith('nft -f FILE'))).toHaveLength(2);
+
+    const linked = (await t.calls()).length;
+    await l.node('n2').linkDown();
+    await l.node('n2').linkUp();
+    expect((await t.calls()).slice(linked).filter((c) => c.args.at(-2) === '-f')).toHaveLength(2);
+
+    // Without a partition in force, a revival touches nothing else.
+    await l.heal();
+    const healed = (await t.calls()).length;
+    await l.node('n1').revive();
+    expect((await t.calls()).slice(healed).map((c) => c.args[0])).toEqual(['network', 'start']);
+  });
+
   it('moves endpoints through the deploy side, naming the nodes by their Kubernetes names', async () => {
     const { lab: l } = await lab();
     await l.setEndpoints('local-web', ['n2', 'n1']);

@@ -79,7 +79,14 @@ export class KindRunningLab implements RunningLab {
   }
 
   node(name: string): NodeControl {
-    return this.faults.control(this.kindNode(name));
+    const control = this.faults.control(this.kindNode(name));
+    // A node back on the lab network has a new interface (and Docker may give it a new MAC): the
+    // partitions in force are written again, on it and on every host that drops its frames.
+    const rejoined = (back: () => Promise<void>) => async () => {
+      await back();
+      if (this.partitions.length > 0) await this.applyPartitions();
+    };
+    return { ...control, revive: rejoined(control.revive), linkUp: rejoined(control.linkUp) };
   }
 
   /** The control plane paused (the API server unreachable) until `end()`. */
