@@ -15,7 +15,7 @@ import type { Backend, Capability, UpOptions } from '../../runner/backend.ts';
 import { UPGRADE_SUFFIX } from '../docker/docker-fabric.ts';
 import { netemSupport } from '../netns/impairment.ts';
 import { forgetRun, recordRun } from '../netns/run-registry.ts';
-import { deployLab, deployMetallbPeer, metallbRegistryReachable } from './deploy/index.ts';
+import { metallbRegistryReachable } from './deploy/metallb-peer.ts';
 import { createKindCluster, deleteKindCluster, exportKindLogs, type KindCluster } from './kind-cluster.ts';
 import { KIND_IP_FAMILIES, type KindIpFamily } from './kind-config.ts';
 import { restartReason, stallReason } from './kind-node-faults.ts';
@@ -117,6 +117,8 @@ class KindBackend implements Backend {
         upgradeImage: upgrade,
         progress: say,
       });
+      // Loaded only here: client-node costs every lblab command that never deploys a second at start.
+      const { deployLab, deployMetallbPeer } = await import('./deploy/index.ts');
       const deploy = options.sut === 'metallb' ? deployMetallbPeer : deployLab;
       const deployed = await deploy(cluster.kubeconfig, topology, {
         image,

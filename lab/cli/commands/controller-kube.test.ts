@@ -15,7 +15,8 @@ import type { Output } from '../output.ts';
 import { admissionReview, post, responseOf } from '../../../core/k8s/webhooks/webhooks.test-support.ts';
 import { runLblab, startLblab } from '../run-lblab.test-support.ts';
 import { runControllerCommand } from './controller.ts';
-import { runKubeController, type KubeControllerArgs } from './controller-kube.ts';
+import type { KubeControllerArgs } from './controller-kube-args.ts';
+import { runKubeController } from './controller-kube.ts';
 import {
   addLoadBalancer,
   addressesByName,

@@ -23,20 +23,8 @@ import { Random } from '../../../core/runtime/random.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
 import { exitCodes } from '../exit-codes.ts';
 import type { Output } from '../output.ts';
-import { metricsPort, serveMetrics, type MetricsArgs } from './metrics-endpoint.ts';
-
-export interface KubeControllerArgs extends MetricsArgs {
-  kubeconfig?: string;
-  namespace?: string;
-  leaderElect: boolean;
-  leaseDurationMs: string;
-  leaseRenewMs: string;
-  webhookMode: string;
-  webhookPort: string;
-  lbClass?: string;
-}
-
-export const webhookModes = ['enabled', 'disabled', 'only', 'onlywebhook'] as const;
+import { webhookModes, type KubeControllerArgs } from './controller-kube-args.ts';
+import { metricsPort, serveMetrics } from './metrics-endpoint.ts';
 
 export interface KubeControllerRun {
   env?: NodeJS.ProcessEnv;

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { FileClusterSource } from '../../../core/cluster/file-source.ts';
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import { Controller, formatEvent } from '../../../core/controller/index.ts';
-import { defaultWebhookPort } from '../../../core/k8s/webhooks/index.ts';
+import { defaultWebhookPort } from '../../../core/k8s/webhooks/paths.ts';
 import { ControllerMetrics } from '../../../core/metrics/controller-metrics.ts';
 import type { MetricsServer } from '../../../core/runtime/metrics-server.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
@@ -15,7 +15,7 @@ import { watchFile } from '../../../core/runtime/watch-file.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { loadConfigOrExitCode } from '../load-config.ts';
 import { processOutput, type Output } from '../output.ts';
-import { runKubeController, webhookModes, type KubeControllerArgs } from './controller-kube.ts';
+import { webhookModes, type KubeControllerArgs } from './controller-kube-args.ts';
 import { poolTable, serviceTable } from './controller-summary.ts';
 import { addMetricsOptions, metricsPort, serveMetrics, type MetricsArgs } from './metrics-endpoint.ts';
 
@@ -128,7 +128,10 @@ export async function runControllerCommand(
     );
     return exitCodes.error;
   }
-  return fileMode ? runController(opts as ControllerArgs, out) : runKubeController(opts, out);
+  if (fileMode) return runController(opts as ControllerArgs, out);
+  // Loaded only in Kubernetes mode: client-node costs every other lblab command a second at start.
+  const { runKubeController } = await import('./controller-kube.ts');
+  return runKubeController(opts, out);
 }
 
 const flag = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
