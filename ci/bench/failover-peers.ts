@@ -23,11 +23,14 @@ import { phase, result, type BenchResult } from './types.ts';
 const RUNS = Number(process.env['FAILOVER_BENCH_RUNS'] ?? 5);
 /** Only the cases whose scenario name contains this (all by default). */
 const ONLY = process.env['FAILOVER_BENCH_SCENARIO'] ?? '';
-const BACKENDS = (process.env['FAILOVER_BENCH_BACKENDS'] ?? 'netns,docker').split(',').map((name) => {
-  const b = backendNamed(name.trim());
-  if (!b || b.name === 'emulated') throw new Error(`FAILOVER_BENCH_BACKENDS: ${name} is not a real backend`);
-  return b;
-});
+const BACKENDS = await Promise.all(
+  (process.env['FAILOVER_BENCH_BACKENDS'] ?? 'netns,docker').split(',').map(async (name) => {
+    const b = await backendNamed(name.trim());
+    if (!b || b.name === 'emulated')
+      throw new Error(`FAILOVER_BENCH_BACKENDS: ${name} is not a real backend`);
+    return b;
+  }),
+);
 const defaultTopology = 'topologies/l2-three-nodes.yaml';
 
 /** Each scenario with the peers that can serve it (netns-backend.ts says what each serves). */

@@ -1,16 +1,20 @@
-/** The backends `lblab run` can use; the real-network ones join as their issues land. */
+/**
+ * The backends `lblab run` can use, each loaded when asked for: an emulated run (`npm run lab`) need not
+ * load the real-network backends' code, nor they each other's.
+ */
 import type { Backend } from '../runner/backend.ts';
-import { dockerBackend } from './docker/docker-backend.ts';
-import { emulatedBackend } from './emulated/index.ts';
-import { kindBackend } from './kind/kind-backend.ts';
-import { netnsBackend } from './netns/netns-backend.ts';
 
-const backends: readonly Backend[] = [emulatedBackend, netnsBackend, dockerBackend, kindBackend];
+const loaders: Readonly<Record<string, () => Promise<Backend>>> = {
+  emulated: async () => (await import('./emulated/index.ts')).emulatedBackend,
+  netns: async () => (await import('./netns/netns-backend.ts')).netnsBackend,
+  docker: async () => (await import('./docker/docker-backend.ts')).dockerBackend,
+  kind: async () => (await import('./kind/kind-backend.ts')).kindBackend,
+};
 
 export function backendNames(): string[] {
-  return backends.map((b) => b.name);
+  return Object.keys(loaders);
 }
 
-export function backendNamed(name: string): Backend | undefined {
-  return backends.find((b) => b.name === name);
+export async function backendNamed(name: string): Promise<Backend | undefined> {
+  return Object.hasOwn(loaders, name) ? loaders[name]!() : undefined;
 }

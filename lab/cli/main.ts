@@ -1,40 +1,52 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import { registerConfigCommands } from './commands/config.ts';
-import { registerControllerCommand } from './commands/controller.ts';
-import { registerImagesCommands } from './commands/images.ts';
-import { registerLabCommands } from './commands/lab.ts';
-import { registerManifestsCommand } from './commands/manifests.ts';
-import { registerPcapCommands } from './commands/pcap.ts';
-import { registerReportCommands } from './commands/report.ts';
-import { registerReportPdfCommand } from './commands/report-pdf.ts';
-import { registerRunCommand } from './commands/run.ts';
-import { registerSpeakerCommand } from './commands/speaker.ts';
 import { exitCodes } from './exit-codes.ts';
 
-/** Builds the `lblab` program; each command lives in its own file under commands/. */
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Each command's module, loaded when the command runs: `lblab run` (and `npm run lab`) need not load the
+ * speaker's, the controller's or the docker and kind labs' code. In the order `lblab --help` lists them.
+ */
+const commands: Readonly<Record<string, () => Promise<Register>>> = {
+  run: async () => (await import('./commands/run.ts')).registerRunCommand,
+  report: async () => {
+    const [report, pdf] = await Promise.all([
+      import('./commands/report.ts'),
+      import('./commands/report-pdf.ts'),
+    ]);
+    return (program) => pdf.registerReportPdfCommand(report.registerReportCommands(program));
+  },
+  config: async () => (await import('./commands/config.ts')).registerConfigCommands,
+  controller: async () => (await import('./commands/controller.ts')).registerControllerCommand,
+  speaker: async () => (await import('./commands/speaker.ts')).registerSpeakerCommand,
+  lab: async () => (await import('./commands/lab.ts')).registerLabCommands,
+  pcap: async () => (await import('./commands/pcap.ts')).registerPcapCommands,
+  manifests: async () => (await import('./commands/manifests.ts')).registerManifestsCommand,
+  images: async () => (await import('./commands/images.ts')).registerImagesCommands,
+};
+
+/**
+ * Builds the `lblab` program; each command lives in its own file under commands/. Given the command the
+ * user named, only that one is loaded; anything else (no command, `--help`, a typo to suggest a
+ * correction for) gets them all.
+ */
+export async function buildProgram(command?: string): Promise<Command> {
   const program = new Command('lblab')
     .description('Service load balancer for bare-metal Kubernetes, and the network lab that proves it')
     .version(packageJson.version)
     .showHelpAfterError()
     .exitOverride();
-  registerRunCommand(program);
-  registerReportPdfCommand(registerReportCommands(program));
-  registerConfigCommands(program);
-  registerControllerCommand(program);
-  registerSpeakerCommand(program);
-  registerLabCommands(program);
-  registerPcapCommands(program);
-  registerManifestsCommand(program);
-  registerImagesCommands(program);
+  const names = command !== undefined && Object.hasOwn(commands, command) ? [command] : Object.keys(commands);
+  const registers = await Promise.all(names.map((name) => commands[name]!()));
+  for (const register of registers) register(program);
   return program;
 }
 
 /** Runs the CLI and returns the process exit code (0 ok, 1 a check or gate failed, 2 an error). */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgram(argv[2])).parseAsync(argv);
     return process.exitCode === undefined ? exitCodes.ok : Number(process.exitCode);
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -39,7 +39,7 @@ describe('lblab run --backend kind', () => {
   });
 
   it('is registered, and with kind and docker found says which capabilities it has and why not the others', async () => {
-    expect(backendNamed('kind')).toBe(kindBackend);
+    expect(await backendNamed('kind')).toBe(kindBackend);
     tools = await standIns({
       kind: [{ when: 'version', stdout: 'kind v0.32.0 go1.24.2 linux/amd64' }],
       docker: [{ when: 'version*', stdout: '28.0.4' }],

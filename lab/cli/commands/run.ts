@@ -78,7 +78,7 @@ export function registerRunCommand(program: Command): void {
 
 export async function run(args: RunArgs, out: Output): Promise<number> {
   const fail = (message: string) => (out.stderr(`lblab run: ${message}`), exitCodes.error);
-  const backend = backendNamed(args.backend);
+  const backend = await backendNamed(args.backend);
   if (!backend)
     return fail(
       `unknown backend ${JSON.stringify(args.backend)}; choose one of ${backendNames().join(', ')}`,
@@ -173,7 +173,11 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     // time), so the report sets the emulator's predictions beside what this backend measured.
     out.stdout('emulator fidelity: the same scenarios for lblab on the emulated backend');
     const own = scenarios.filter((s) => s.sut === ownSut);
-    const fidelity = await runSuite({ ...suite, backend: backendNamed(emulatedName)!, scenarios: own });
+    const fidelity = await runSuite({
+      ...suite,
+      backend: (await backendNamed(emulatedName))!,
+      scenarios: own,
+    });
     result = { ...raw, emulated: fidelity.scenarios };
   }
   result = applyGates(result, gates.rules);
