@@ -62,6 +62,8 @@ export class L2Speaker {
   private readonly detach: (() => void)[] = [];
   private readonly timers: NamedTimers<'recompute' | 'step'>;
   private triggers: string[] = [];
+  /** The triggers' texts, to fold repeats without a scan: a mass start brings one per cluster node. */
+  private triggerSet = new Set<string>();
   private reasons = new Set<OwnershipReason>();
   /** The election under way, a step per turn of the event loop, and what started it. */
   private job:
@@ -150,10 +152,14 @@ export class L2Speaker {
    * starts over at once: a dead node's addresses must not wait for an election over the old view to end.
    */
   private recompute(trigger: string, reason: OwnershipReason, urgent = false): void {
-    if (!this.triggers.includes(trigger)) this.triggers.push(trigger);
+    if (!this.triggerSet.has(trigger)) {
+      this.triggerSet.add(trigger);
+      this.triggers.push(trigger);
+    }
     this.reasons.add(reason);
     if (this.job !== undefined && urgent) {
       this.triggers.unshift(this.job.trigger);
+      this.triggerSet.add(this.job.trigger);
       for (const r of this.job.reasons) this.reasons.add(r);
       this.job = undefined;
       this.timers.disarm('step');
@@ -166,6 +172,7 @@ export class L2Speaker {
     const trigger = this.triggers.join(', ');
     const reasons = this.reasons;
     this.triggers = [];
+    this.triggerSet = new Set();
     this.reasons = new Set();
     const { snapshot, config, deps } = this;
     if (this.leaving || !snapshot || !config || !deps.membership.synced()) return;
