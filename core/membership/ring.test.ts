@@ -109,4 +109,15 @@ describe('Ring.of', () => {
     expect(Ring.of(nodes)).not.toBe(before);
     expect(Ring.of(nodes).names).toContain('late');
   });
+
+  it('shares a ring only with exactly the same list: a moved address or a repeated name is not it', () => {
+    const nodes = nodeList(6);
+    const ring = Ring.of(nodes);
+    expect(Ring.of([...nodes].reverse())).toBe(ring);
+    const moved = nodes.map((n, i) => (i === 3 ? { ...n, address: '198.18.0.251' } : n));
+    expect(Ring.of(moved)).not.toBe(ring);
+    expect(Ring.of(moved).addresses).toContain('198.18.0.251');
+    const repeated = nodes.map((n, i) => (i === 5 ? nodes[0]! : n));
+    expect(() => Ring.of(repeated)).toThrow(/appears twice/);
+  });
 });

@@ -57,17 +57,27 @@ export class Ring {
   }
 
   private static keyed(nodes: readonly NodeRef[]): Ring {
-    const key = nodes
-      .map((n) => `${n.name}\u0000${n.address}`)
-      .sort()
-      .join('\u0001');
-    const cached = cache.get(key);
+    // A handful of lists is all a process sees at once (the current one, the next during a change); a
+    // list is matched against those by lookups, without sorting it (each of 2000 emulated speakers
+    // passes its own copy of the same list).
+    const cached = recent.find((r) => r.holdsExactly(nodes));
     if (cached) return cached;
     const ring = new Ring(nodes);
-    cache.set(key, ring);
-    // A handful of lists is all a process sees at once (the current one, the next during a change).
-    if (cache.size > 8) cache.delete(cache.keys().next().value!);
+    recent.unshift(ring);
+    if (recent.length > 8) recent.pop();
     return ring;
+  }
+
+  /** Whether `nodes` is exactly this ring's list (each name once, with the same address), in any order. */
+  private holdsExactly(nodes: readonly NodeRef[]): boolean {
+    if (nodes.length !== this.names.length) return false;
+    const hit = new Uint8Array(nodes.length);
+    for (const n of nodes) {
+      const i = this.index.get(n.name);
+      if (i === undefined || hit[i] === 1 || this.addresses[i] !== n.address) return false;
+      hit[i] = 1;
+    }
+    return true;
   }
 
   get size(): number {
@@ -87,5 +97,6 @@ function bucketOf(hash: number): number {
   return hash & (BUCKETS - 1);
 }
 
-const cache = new Map<string, Ring>();
+/** The rings made last, newest first. */
+const recent: Ring[] = [];
 const byList = new WeakMap<readonly NodeRef[], Ring>();
