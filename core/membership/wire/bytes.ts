@@ -1,5 +1,6 @@
 import { MembershipEncodeError } from '../errors.ts';
 import { utf8Length } from '../hash.ts';
+import { knownAscii, rememberAscii } from './ascii-texts.ts';
 
 // Internal helpers of the membership codec; not part of the public API.
 
@@ -84,22 +85,17 @@ export class Reader {
     const start = this.at;
     this.need(length, what);
     this.at += length;
-    // Node names are nearly always ASCII: decode those without the TextDecoder round trip.
-    if (length <= 64) {
-      let ascii = '';
-      let i = start;
-      for (; i < start + length; i++) {
-        const b = this.bytes[i]!;
-        if (b >= 0x80) break;
-        ascii += String.fromCharCode(b);
-      }
-      if (i === start + length) return ascii;
-    }
+    if (length === 0) return '';
+    const known = knownAscii(this.bytes, start, length);
+    if (known !== undefined) return known;
+    let text: string;
     try {
-      return strictUtf8.decode(this.bytes.subarray(start, start + length));
+      text = strictUtf8.decode(this.bytes.subarray(start, start + length));
     } catch {
       return this.fail(reason, `${what} is not UTF-8`, start);
     }
+    rememberAscii(this.bytes, start, text);
+    return text;
   }
 
   /** A node name: one length byte (1–253), then UTF-8. */
