@@ -205,7 +205,9 @@ describe.skipIf(mode === 'skip')('lblab pcap decode on captures of real traffic'
       /^BGP OPEN 198\.18\.0\.1[01]:\d+ → 198\.18\.0\.1[01]:\d+ as 6451[23] id 198\.18\.0\.1[01] hold 9s caps .*4-octet-as/,
     );
     const update = bgp.find((e) => e.summary.includes(`announce ${VIP}`));
-    expect(update?.summary).toMatch(
+    // Missed once in a loaded CI run (tcpdump-any.pcap) and never alone: say what the capture held.
+    const held = `BGP in ${name}:\n${bgp.map((e) => e.summary).join('\n')}`;
+    expect(update?.summary, held).toMatch(
       new RegExp(
         `^BGP UPDATE ${N1.v4}:179 → ${R1.v4}:\\d+ announce ${VIP} nh ${N1.v4} as-path ${N1.as} communities ${N1.as}:100$`,
       ),
