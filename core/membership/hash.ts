@@ -4,10 +4,10 @@
 
 const utf8 = new TextEncoder();
 
-/** FNV-1a, 32 bits. */
-export function fnv1a32(bytes: Uint8Array): number {
+/** FNV-1a, 32 bits, of `bytes[start, end)` (all of it by default). */
+export function fnv1a32(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = start; i < end; i++) {
     h ^= bytes[i]!;
     h = Math.imul(h, 0x01000193);
   }

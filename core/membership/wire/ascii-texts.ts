@@ -6,13 +6,16 @@
  * Only ASCII is kept: a hit is checked byte for byte against the string's own character codes.
  */
 
+import { fnv1a32 } from '../hash.ts';
+
+/** By the FNV-1a hash of their bytes; a hit is checked against the bytes, so a collision only misses. */
 const texts = new Map<number, string>();
 /** Far above any cluster's names and metadata; a bound for texts that change all the time. */
 const LIMIT = 50_000;
 
 /** The text the bytes `bytes[start, start + length)` spell when it was met before, else undefined. */
 export function knownAscii(bytes: Uint8Array, start: number, length: number): string | undefined {
-  const text = texts.get(asciiKey(bytes, start, length));
+  const text = texts.get(fnv1a32(bytes, start, start + length));
   if (text === undefined || text.length !== length) return undefined;
   for (let i = 0; i < length; i++) if (text.charCodeAt(i) !== bytes[start + i]) return undefined;
   return text;
@@ -23,15 +26,5 @@ export function rememberAscii(bytes: Uint8Array, start: number, text: string): v
   if (text.length === 0) return;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return;
   if (texts.size >= LIMIT) texts.clear();
-  texts.set(asciiKey(bytes, start, text.length), text);
-}
-
-/** FNV-1a over the bytes, with the length folded in. */
-function asciiKey(bytes: Uint8Array, start: number, length: number): number {
-  let h = 0x811c9dc5 ^ length;
-  for (let i = start; i < start + length; i++) {
-    h ^= bytes[i]!;
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  texts.set(fnv1a32(bytes, start, start + text.length), text);
 }
