@@ -9,9 +9,8 @@
  * one link delay. A slab goes when the last frame in it does.
  */
 
-const ETHERNET_HEADER = 14;
-/** IEEE 802.3 minimum frame (without FCS): shorter frames are padded with zeros, as encodeEthernet does. */
-const MIN_FRAME = 60;
+import { ETHERNET_HEADER_LENGTH, MIN_UNTAGGED_FRAME } from '../../core/l2/wire/index.ts';
+
 const SLAB_BYTES = 64 * 1024;
 
 /** What the stack marks on its own packets and frames (own properties of those views, nothing else's). */
@@ -25,9 +24,14 @@ interface Marked {
 let slab = new Uint8Array(0);
 let used = 0;
 
+/** The untagged frame around a packet of `length` bytes, padded with zeros as encodeEthernet pads it. */
+function frameLengthFor(length: number): number {
+  return Math.max(MIN_UNTAGGED_FRAME, ETHERNET_HEADER_LENGTH + length);
+}
+
 /** A zeroed IP packet of `length` bytes with an Ethernet header's room (and any padding) around it. */
 export function packetWithHeadroom(length: number): Uint8Array {
-  const frameLength = Math.max(MIN_FRAME, ETHERNET_HEADER + length);
+  const frameLength = frameLengthFor(length);
   let start = 0;
   let buffer: Uint8Array;
   if (frameLength > SLAB_BYTES / 4) buffer = new Uint8Array(frameLength);
@@ -41,8 +45,10 @@ export function packetWithHeadroom(length: number): Uint8Array {
     // Frames start 8-byte aligned, as a NIC's buffers do; nothing depends on it but speed.
     used += (frameLength + 7) & ~7;
   }
-  const packet = buffer.subarray(start + ETHERNET_HEADER, start + ETHERNET_HEADER + length) as Uint8Array &
-    Marked;
+  const packet = buffer.subarray(
+    start + ETHERNET_HEADER_LENGTH,
+    start + ETHERNET_HEADER_LENGTH + length,
+  ) as Uint8Array & Marked;
   packet.unframed = true;
   return packet;
 }
@@ -56,12 +62,8 @@ export function claimFrame(packet: Uint8Array): Uint8Array | undefined {
   const p = packet as Uint8Array & Marked;
   if (p.unframed !== true) return undefined;
   p.unframed = false;
-  const start = packet.byteOffset - ETHERNET_HEADER;
-  const frame = new Uint8Array(
-    packet.buffer,
-    start,
-    Math.max(MIN_FRAME, ETHERNET_HEADER + packet.length),
-  ) as Uint8Array & Marked;
+  const start = packet.byteOffset - ETHERNET_HEADER_LENGTH;
+  const frame = new Uint8Array(packet.buffer, start, frameLengthFor(packet.length)) as Uint8Array & Marked;
   frame.stackBuilt = true;
   return frame;
 }

@@ -12,14 +12,15 @@ export const ETHERTYPE_QINQ = 0x88a8;
 /** Smallest Ethernet II type value; anything lower is an IEEE 802.3 length field (IEEE 802.3 §3.2.6). */
 export const MIN_ETHERTYPE = 0x0600;
 
-const HEADER = 14;
+/** An untagged header: destination, source, EtherType. */
+export const ETHERNET_HEADER_LENGTH = 14;
 const TAG = 4;
 /**
  * IEEE 802.3 §4.2.3.3: the minimum frame is 64 bytes with the 4-byte FCS, so 60 without it. AF_PACKET sends
  * what it is given and the kernel does not pad, so the encoder does. A tagged frame is padded to 64 so that
  * a switch that strips the tag is still left with 60 (Linux's VLAN_ETH_ZLEN does the same).
  */
-const MIN_UNTAGGED = 60;
+export const MIN_UNTAGGED_FRAME = 60;
 const MIN_TAGGED = 64;
 
 /** An IEEE 802.1Q tag: priority code point, drop eligible indicator, VLAN id. */
@@ -50,26 +51,27 @@ export function withVlan(h: { dst: MacAddress; src: MacAddress }, vlan: VlanTag 
 
 /** The header length of `frame` as it is (or would be) on the wire. */
 export function ethernetHeaderLength(frame: EthernetHeader): number {
-  return frame.vlan === undefined ? HEADER : HEADER + TAG;
+  return frame.vlan === undefined ? ETHERNET_HEADER_LENGTH : ETHERNET_HEADER_LENGTH + TAG;
 }
 
 /** Decodes an Ethernet II frame without FCS, as AF_PACKET delivers it; a single 802.1Q tag is decoded. */
 export function decodeEthernet(bytes: Uint8Array): EthernetFrame {
-  need(bytes, HEADER, 'Ethernet header', 0);
+  need(bytes, ETHERNET_HEADER_LENGTH, 'Ethernet header', 0);
   const v = view(bytes);
   const dst = macAt(bytes, 0);
   const src = macAt(bytes, 6);
   const type = v.getUint16(12);
-  if (type !== ETHERTYPE_VLAN) return { dst, src, etherType: type, payload: copy(bytes, HEADER) };
+  if (type !== ETHERTYPE_VLAN)
+    return { dst, src, etherType: type, payload: copy(bytes, ETHERNET_HEADER_LENGTH) };
 
-  need(bytes, HEADER + TAG, '802.1Q tag', 14);
+  need(bytes, ETHERNET_HEADER_LENGTH + TAG, '802.1Q tag', 14);
   const tci = v.getUint16(14);
   const inner = v.getUint16(16);
   if (inner === ETHERTYPE_VLAN || inner === ETHERTYPE_QINQ) {
     throw new WireError('unsupported', 'stacked VLAN tags are not decoded', { offset: 16 });
   }
   const vlan: VlanTag = { pcp: tci >> 13, dei: (tci & 0x1000) !== 0, vid: tci & 0x0fff };
-  return { dst, src, vlan, etherType: inner, payload: copy(bytes, HEADER + TAG) };
+  return { dst, src, vlan, etherType: inner, payload: copy(bytes, ETHERNET_HEADER_LENGTH + TAG) };
 }
 
 /**
@@ -85,7 +87,7 @@ export function encodeEthernet(frame: EthernetFrame): Uint8Array {
     throw new WireEncodeError('invalid-field', 'give one VLAN tag as `vlan`; stacked tags are not encoded');
   }
   const headerLength = ethernetHeaderLength(frame);
-  const min = frame.vlan === undefined ? MIN_UNTAGGED : MIN_TAGGED;
+  const min = frame.vlan === undefined ? MIN_UNTAGGED_FRAME : MIN_TAGGED;
   const out = new Uint8Array(Math.max(min, headerLength + frame.payload.length));
   const v = view(out);
   out.set(frame.dst.bytes, 0);
