@@ -36,6 +36,7 @@ function backend(labs: FakeLab[], seeds: number[]): Backend {
 describe('runSuite', () => {
   it('reports pass, fail (check or gate), error and not-applicable, tearing every lab down', async () => {
     const labs: FakeLab[] = [];
+    const done: string[] = [];
     const result = await runSuite({
       backend: backend(labs, []),
       topologies: async () => topology,
@@ -43,6 +44,7 @@ describe('runSuite', () => {
       seed: 1,
       runId: 'abc123',
       progress: quiet,
+      scenarioDone: (s) => done.push(`${s.name}: ${s.status}`),
       scenarios: [
         scenario('passes', { needs: ['l2'] }, async (lab) => {
           lab.measure('outageMs', 10);
@@ -68,6 +70,7 @@ describe('runSuite', () => {
       ['throws', 'error', 'backend exploded'],
       ['needs bgp', 'not-applicable', 'the fake backend lacks bgp (no routers here), bfd'],
     ]);
+    expect(done).toEqual(result.scenarios.map((s) => `${s.name}: ${s.status}`));
     expect(labs).toHaveLength(4);
     expect(labs.every((l) => l.downCalls === 1)).toBe(true);
     expect(result).toMatchObject({ schemaVersion: 1, runId: 'abc123', seed: 1, backend: 'fake' });

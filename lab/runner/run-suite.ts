@@ -25,6 +25,8 @@ export interface SuiteOptions {
   artifactsDir?: string;
   /** `--repeat N`: each scenario runs N times, each on a fresh lab with its own seed (default 1). */
   repeat?: number;
+  /** Told each scenario's result as it ends (the report draws its charts while the next one runs). */
+  scenarioDone?: (result: ScenarioResult) => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function runSuite(o: SuiteOptions): Promise<RunResult> {
     const result = await runScenario(s, o);
     scenarios.push(result);
     o.progress.scenarioEnded(summaryLine(result));
+    o.scenarioDone?.(result);
   }
   return {
     schemaVersion,

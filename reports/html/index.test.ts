@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scenario } from '../sample-result.test-support.ts';
 import { contentSecurityPolicy, renderHtml } from './index.ts';
+import { drawScenarioChartsAhead } from './scenario-section.ts';
 import { fullRun, longTimeline, mergedRun, sampleProbes } from './sample-full.test-support.ts';
 
 /** The HTML of each applicable scenario's section, by heading text. */
@@ -33,6 +34,12 @@ describe('renderHtml', () => {
 
   it('gives the same bytes for the same result', async () => {
     expect(await renderHtml(fullRun())).toBe(full);
+  });
+
+  it("gives the same page when the scenarios' charts were drawn ahead (as lblab run does)", async () => {
+    const run = fullRun();
+    for (const s of run.scenarios) drawScenarioChartsAhead(s);
+    expect(await renderHtml(run)).toBe(full);
   });
 
   it('has the landmarks, a contents list linking every applicable scenario, and the run header', () => {

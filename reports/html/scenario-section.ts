@@ -13,34 +13,15 @@ import { probeTimelineSpec } from './charts/probe-timeline.ts';
 import { timeDomainEnd } from './charts/time-domain.ts';
 import { esc } from './escape.ts';
 import { chartFigure } from './figure.ts';
+import { drawAhead, type ChartSpec } from './vega-svg.ts';
 import { eventId, scenarioTitle } from './ids.ts';
 import { statusBadge } from './status.ts';
 import { htmlTable } from './table.ts';
 
 export async function scenarioSection(result: RunResult, s: ScenarioResult, id: string): Promise<string> {
-  const endMs = timeDomainEnd(s);
-  // A measurement every repeat gave the same figure for (the probe rate, say) has nothing to plot.
-  const spread = Object.fromEntries(Object.entries(s.distributions ?? {}).filter(([, d]) => d.min !== d.max));
-  const [distributions, probes, events] = await Promise.all([
-    Object.keys(spread).length === 0
-      ? ''
-      : chartFigure(
-          distributionChartSpec(s.name, spread),
-          `Every repeat's figure as a point over a min–max box plot with the median`,
-        ),
-    s.probes === undefined || s.probes.length === 0
-      ? ''
-      : chartFigure(
-          probeTimelineSpec(s.name, s.probes, endMs),
-          'Probe replies over time, coloured by the node that answered; shaded: gaps with their length and lost probes',
-        ),
-    s.timeline.length === 0
-      ? ''
-      : chartFigure(
-          eventsChartSpec(s.name, s.timeline, endMs),
-          'Events on the same time axis, a row per kind',
-        ),
-  ]);
+  const [distributions = '', probes = '', events = ''] = await Promise.all(
+    scenarioCharts(s).map((c) => (c === undefined ? '' : chartFigure(c.spec, c.caption))),
+  );
   const parts = [
     `<section class="scenario" id="${esc(id)}" aria-labelledby="${esc(id)}-h">`,
     `<h2 id="${esc(id)}-h">${esc(scenarioTitle(s))}: ${statusBadge(s.status)}</h2>`,
@@ -64,6 +45,39 @@ export async function scenarioSection(result: RunResult, s: ScenarioResult, id: 
     );
   parts.push('</section>');
   return parts.filter((p) => p !== '').join('\n');
+}
+
+/** The scenario's charts (undefined where it has nothing to plot): distributions, probes, events. */
+function scenarioCharts(s: ScenarioResult): ({ spec: ChartSpec; caption: string } | undefined)[] {
+  const endMs = timeDomainEnd(s);
+  // A measurement every repeat gave the same figure for (the probe rate, say) has nothing to plot.
+  const spread = Object.fromEntries(Object.entries(s.distributions ?? {}).filter(([, d]) => d.min !== d.max));
+  return [
+    Object.keys(spread).length === 0
+      ? undefined
+      : {
+          spec: distributionChartSpec(s.name, spread),
+          caption: `Every repeat's figure as a point over a min–max box plot with the median`,
+        },
+    s.probes === undefined || s.probes.length === 0
+      ? undefined
+      : {
+          spec: probeTimelineSpec(s.name, s.probes, endMs),
+          caption:
+            'Probe replies over time, coloured by the node that answered; shaded: gaps with their length and lost probes',
+        },
+    s.timeline.length === 0
+      ? undefined
+      : {
+          spec: eventsChartSpec(s.name, s.timeline, endMs),
+          caption: 'Events on the same time axis, a row per kind',
+        },
+  ];
+}
+
+/** Starts drawing a finished scenario's charts, which its section will ask for when the report is written. */
+export function drawScenarioChartsAhead(s: ScenarioResult): void {
+  for (const c of scenarioCharts(s)) if (c !== undefined) drawAhead(c.spec);
 }
 
 function measurementsTable(s: ScenarioResult): string {

@@ -1,9 +1,8 @@
 /**
- * Charts: a vega-lite spec compiled and rendered by vega in Node to a static SVG string. The page carries
- * no script, so what vega draws here is what the reader (and the printer) gets.
+ * Charts: a vega-lite spec compiled and rendered by vega in Node (on a thread of its own) to a static SVG
+ * string. The page carries no script, so what vega draws here is what the reader (and the printer) gets.
  */
-import type * as Vega from 'vega';
-import type * as VegaLite from 'vega-lite';
+import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
 import { esc } from './escape.ts';
 
@@ -42,28 +41,83 @@ export type ChartSpec = TopLevelSpec & { description: string };
  * description nowhere, so it goes on the root element here (role as vega gives it in a browser).
  */
 export async function renderChart(spec: ChartSpec): Promise<string> {
-  const { vega, vl } = await libraries();
-  const compiled = vl.compile({ ...spec, config } as TopLevelSpec).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  try {
-    const svg = await view.toSVG();
-    return svg
-      .replace(/ xmlns(:xlink)?="[^"]*"/g, '')
-      .replace(
-        /^<svg /,
-        `<svg role="graphics-document" aria-roledescription="chart" aria-label="${esc(spec.description)}" `,
-      );
-  } finally {
-    view.finalize();
-  }
+  const key = JSON.stringify(spec);
+  const early = ahead.get(key);
+  ahead.delete(key);
+  const svg = await (early ?? chartThread().draw({ ...spec, config }));
+  return svg
+    .replace(/ xmlns(:xlink)?="[^"]*"/g, '')
+    .replace(
+      /^<svg /,
+      `<svg role="graphics-document" aria-roledescription="chart" aria-label="${esc(spec.description)}" `,
+    );
 }
 
 /**
- * Loaded on first use: every `lblab` command imports the reports, and vega with vega-lite take most of
- * a second to load, which only a command that renders a chart should pay.
+ * Starts drawing a chart the report will ask for later, so the chart thread draws while the main thread
+ * still has other work (`lblab run` draws each scenario's charts as the next scenario runs).
  */
-let loading: Promise<{ vega: typeof Vega; vl: typeof VegaLite }> | undefined;
-function libraries() {
-  loading ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, vl }));
-  return loading;
+export function drawAhead(spec: ChartSpec): void {
+  const key = JSON.stringify(spec);
+  if (ahead.has(key)) return;
+  const svg = chartThread().draw({ ...spec, config });
+  svg.catch(() => undefined); // a failure is the report's to tell, when it asks for the chart
+  ahead.set(key, svg);
+}
+
+/** Charts drawn ahead, by their spec's JSON text, until the report takes them. */
+const ahead = new Map<string, Promise<string>>();
+
+/**
+ * Starts the chart thread, which loads vega and vega-lite (most of half a second) on the machine's other
+ * core: `lblab run` calls it before its scenarios, so the report finds them loaded.
+ */
+export function warmCharts(): void {
+  chartThread();
+}
+
+/** Draws on a worker thread (chart-worker.mjs); it holds the process open only while a chart is due. */
+class ChartThread {
+  private readonly worker = new Worker(new URL('./chart-worker.mjs', import.meta.url));
+  private readonly due = new Map<number, { resolve(svg: string): void; reject(err: Error): void }>();
+  private next = 0;
+
+  constructor(onEnd: () => void) {
+    this.worker.unref();
+    this.worker.on('message', ({ id, svg, error }: { id: number; svg?: string; error?: string }) => {
+      const waiting = this.due.get(id)!;
+      this.due.delete(id);
+      if (this.due.size === 0) this.worker.unref();
+      if (error === undefined) waiting.resolve(svg!);
+      else waiting.reject(new Error(`chart not drawn: ${error}`));
+    });
+    // A thread that failed or ended fails what it owed; the next chart starts a new one.
+    const end = (err: Error) => {
+      onEnd();
+      for (const waiting of this.due.values()) waiting.reject(err);
+      this.due.clear();
+    };
+    this.worker.on('error', end);
+    this.worker.on('exit', (code) => end(new Error(`the chart thread ended (exit code ${code})`)));
+  }
+
+  draw(spec: TopLevelSpec): Promise<string> {
+    const id = this.next++;
+    if (this.due.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.due.set(id, { resolve, reject });
+      this.worker.postMessage({ id, spec });
+    });
+  }
+}
+
+let thread: ChartThread | undefined;
+function chartThread(): ChartThread {
+  if (thread === undefined) {
+    const started = new ChartThread(() => {
+      if (thread === started) thread = undefined;
+    });
+    thread = started;
+  }
+  return thread;
 }

@@ -23,6 +23,8 @@ import { runSuite } from '../../runner/run-suite.ts';
 import { exitCodes } from '../exit-codes.ts';
 import { processOutput, type Output } from '../output.ts';
 import { writePdf } from './report-pdf.ts';
+import { warmCharts } from '../../../reports/html/vega-svg.ts';
+import { drawScenarioChartsAhead } from '../../../reports/html/scenario-section.ts';
 
 const emulatedName = 'emulated';
 
@@ -166,7 +168,15 @@ export async function run(args: RunArgs, out: Output): Promise<number> {
     progress,
     repeat,
   };
-  const raw = await runSuite({ ...suite, backend, scenarios, artifactsDir: dir });
+  // The report's charts are drawn on the other core while the scenarios run (each as the next one runs).
+  warmCharts();
+  const raw = await runSuite({
+    ...suite,
+    backend,
+    scenarios,
+    artifactsDir: dir,
+    scenarioDone: drawScenarioChartsAhead,
+  });
   let result = raw;
   if (backend.name !== emulatedName) {
     // Emulator fidelity: lblab's scenarios again in virtual time with the same seed (seconds of wall
