@@ -1,6 +1,7 @@
 import {
   ETHERTYPE_IPV4,
   ETHERTYPE_IPV6,
+  IPV6_HEADER_LENGTH,
   type Ipv6Packet,
   NEXT_HEADER_ICMPV6,
   WireError,
@@ -34,6 +35,7 @@ import {
 } from './ipv4.ts';
 import { builtByStack, packetWithHeadroom } from './frame-buffer.ts';
 import { ndiscInput } from './ndisc.ts';
+import { parseIpv6, writeIpv6Header } from './ipv6.ts';
 import type { NeighbourView } from './neighbour-state.ts';
 import { EchoServer, type ProberOptions, runProber } from './probes.ts';
 import { SimProcess } from './process.ts';
@@ -44,7 +46,7 @@ import { SimUdpPort, SocketTable, type UdpStack } from './sockets.ts';
 import { TcpStack } from './tcp-stack.ts';
 import type { SimStream } from './tcp-stream.ts';
 import type { PacketDropReason } from './trace.ts';
-import { UDP_HEADER_LENGTH, encodeUdp, udpChecksumValid, writeUdp } from './udp.ts';
+import { UDP_HEADER_LENGTH, udpChecksumValid, writeUdp } from './udp.ts';
 
 /** Offsets in an untagged frame: IPv4 source/destination, IPv6 source/destination. */
 const V4_SRC = 26;
@@ -343,20 +345,18 @@ export class Host implements UdpStack {
     const src = socket.bound ?? (route === undefined ? undefined : ifAddress(route.iface, dst.family));
     if (route === undefined || src === undefined)
       return this.dropped(socket.local.address, dst.text, 'no-route');
-    if (dst.family === 6)
-      return this.output(
-        route,
-        src,
-        dst,
-        PROTOCOL_UDP,
-        encodeUdp(src, dst, srcPort, to.port, payload),
-        DEFAULT_TTL,
-      );
-    // IPv4 (membership, BFD, the probes): the datagram is written once, straight into its frame.
-    const packet = packetWithHeadroom(IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + payload.length);
-    writeUdp(packet.subarray(IPV4_HEADER_LENGTH), src, dst, srcPort, to.port, payload);
-    writeIpv4Header(packet, src.key as number, dst.key as number, PROTOCOL_UDP, this.ident++, DEFAULT_TTL);
-    route.iface.arp.output(route.next, ETHERTYPE_IPV4, packet);
+    // The datagram is written once, straight into its frame (membership, BFD, the probes).
+    const v4 = dst.family === 4;
+    const header = v4 ? IPV4_HEADER_LENGTH : IPV6_HEADER_LENGTH;
+    const packet = packetWithHeadroom(header + UDP_HEADER_LENGTH + payload.length);
+    writeUdp(packet.subarray(header), src, dst, srcPort, to.port, payload);
+    if (v4) {
+      writeIpv4Header(packet, src.key as number, dst.key as number, PROTOCOL_UDP, this.ident++, DEFAULT_TTL);
+      route.iface.arp.output(route.next, ETHERTYPE_IPV4, packet);
+    } else {
+      writeIpv6Header(packet, src.key as string, dst.key as string, PROTOCOL_UDP, DEFAULT_TTL);
+      route.iface.nd.output(route.next, ETHERTYPE_IPV6, packet);
+    }
   }
 
   /** @internal */
@@ -368,17 +368,23 @@ export class Host implements UdpStack {
       if (this.forwarding) this.forward4(frame, h.payloadStart - 14, h.payloadEnd);
       return;
     }
-    if (h.protocol !== PROTOCOL_UDP && h.protocol !== PROTOCOL_TCP) return;
-    const book = this.ctx.addresses;
-    const src = book.at(frame, V4_SRC, 4);
-    const dst = book.at(frame, V4_DST, 4);
     const payload = frame.subarray(h.payloadStart, h.payloadEnd);
-    if (h.protocol === PROTOCOL_UDP) this.udpInput(src, dst, payload, builtByStack(frame));
-    else this.tcp.input(src, dst, payload);
+    this.transportInput(frame, 4, h.protocol, payload, builtByStack(frame));
   }
 
   /** @internal */
   ipv6Input(iface: NetInterface, frame: Uint8Array): void {
+    const dst = ipKeyAt(frame, V6_DST, 6);
+    // UDP and TCP to a local unicast address are read in place, as ipv4Input does.
+    const h = frame[V6_DST] === 0xff ? undefined : parseIpv6(frame, 14);
+    if (
+      h !== undefined &&
+      (h.nextHeader === PROTOCOL_UDP || h.nextHeader === PROTOCOL_TCP) &&
+      this.isLocalKey(dst)
+    ) {
+      const payload = frame.subarray(h.payloadStart, h.payloadEnd);
+      return this.transportInput(frame, 6, h.nextHeader, payload, builtByStack(frame));
+    }
     let packet: Ipv6Packet;
     try {
       packet = decodeIpv6(frame.subarray(14));
@@ -386,7 +392,6 @@ export class Host implements UdpStack {
       if (e instanceof WireError) return;
       throw e;
     }
-    const dst = ipKeyAt(frame, V6_DST, 6);
     if (isIpv6Multicast(packet.dst)) {
       if (!iface.joined(dst)) return;
     } else if (!this.isLocalKey(dst)) {
@@ -394,12 +399,23 @@ export class Host implements UdpStack {
       return;
     }
     if (packet.nextHeader === NEXT_HEADER_ICMPV6) return ndiscInput(iface, packet);
-    if (packet.nextHeader !== PROTOCOL_UDP && packet.nextHeader !== PROTOCOL_TCP) return;
+    this.transportInput(frame, 6, packet.nextHeader, packet.payload, false);
+  }
+
+  /** A local packet's UDP or TCP payload to its socket (anything else is dropped); see udpInput for `checked`. */
+  private transportInput(
+    frame: Uint8Array,
+    family: IpFamily,
+    protocol: number,
+    payload: Uint8Array,
+    checked: boolean,
+  ): void {
+    if (protocol !== PROTOCOL_UDP && protocol !== PROTOCOL_TCP) return;
     const book = this.ctx.addresses;
-    const src = book.at(frame, V6_SRC, 6);
-    const to = book.at(frame, V6_DST, 6);
-    if (packet.nextHeader === PROTOCOL_UDP) this.udpInput(src, to, packet.payload, false);
-    else this.tcp.input(src, to, packet.payload);
+    const src = book.at(frame, family === 4 ? V4_SRC : V6_SRC, family);
+    const dst = book.at(frame, family === 4 ? V4_DST : V6_DST, family);
+    if (protocol === PROTOCOL_UDP) this.udpInput(src, dst, payload, checked);
+    else this.tcp.input(src, dst, payload);
   }
 
   /** @internal A packet the neighbour layer could not send. */

@@ -12,30 +12,37 @@ import { SimAddressInUseError, SimAddressNotLocalError } from './errors.ts';
 import { lan, record, v4, v6 } from './test-support.ts';
 
 describe('UDP over the emulated stack', () => {
-  it('a datagram from the stack is not summed again on arrival; the same bytes from a packet socket are, and a bad checksum is dropped', async () => {
-    const { net, hosts } = lan(2);
-    const [h1, h2] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
-    const events = record(net);
-    const got: string[] = [];
-    h2.udp(v4(12), 9000).onMessage((p) => got.push(new TextDecoder().decode(p)));
-    h1.udp(v4(11), 4000).send({ address: v4(12), port: 9000 }, new TextEncoder().encode('stack'));
-    await net.run(10);
-    expect(got).toEqual(['stack']);
-    const sent = events.find(
-      (e) => e.kind === 'frame' && e.action === 'sent' && e.host === 'h1' && e.bytes[23] === 17,
-    ) as { bytes: Uint8Array };
-    // Replayed through a packet socket, once intact and once with one payload byte changed.
-    const raw = h1.process('replay').rawPort('eth0');
-    raw.send(sent.bytes.slice());
-    const bad = sent.bytes.slice();
-    bad[42] = bad[42]! ^ 0xff;
-    raw.send(bad);
-    await net.run(10);
-    expect(got).toEqual(['stack', 'stack']);
-    expect(
-      events.filter((e) => e.kind === 'packet' && e.reason === 'bad-checksum' && e.host === 'h2'),
-    ).toHaveLength(1);
-  });
+  it.each([
+    // The protocol byte's offset in the frame, and the first payload byte's.
+    ['IPv4', v4(12), v4(11), 23, 42],
+    ['IPv6', v6(12), v6(11), 20, 62],
+  ])(
+    '%s: a datagram from the stack is not summed again on arrival; the same bytes from a packet socket are, and a bad checksum is dropped',
+    async (_family, to, from, protocolAt, payloadAt) => {
+      const { net, hosts } = lan(2);
+      const [h1, h2] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
+      const events = record(net);
+      const got: string[] = [];
+      h2.udp(to, 9000).onMessage((p) => got.push(new TextDecoder().decode(p)));
+      h1.udp(from, 4000).send({ address: to, port: 9000 }, new TextEncoder().encode('stack'));
+      await net.run(10);
+      expect(got).toEqual(['stack']);
+      const sent = events.find(
+        (e) => e.kind === 'frame' && e.action === 'sent' && e.host === 'h1' && e.bytes[protocolAt] === 17,
+      ) as { bytes: Uint8Array };
+      // Replayed through a packet socket, once intact and once with one payload byte changed.
+      const raw = h1.process('replay').rawPort('eth0');
+      raw.send(sent.bytes.slice());
+      const bad = sent.bytes.slice();
+      bad[payloadAt] = bad[payloadAt]! ^ 0xff;
+      raw.send(bad);
+      await net.run(10);
+      expect(got).toEqual(['stack', 'stack']);
+      expect(
+        events.filter((e) => e.kind === 'packet' && e.reason === 'bad-checksum' && e.host === 'h2'),
+      ).toHaveLength(1);
+    },
+  );
 
   it.each([
     ['IPv4', v4(12), v4(11)],

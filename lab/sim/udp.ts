@@ -1,26 +1,16 @@
-import { upperLayerChecksum } from '../../core/l2/wire/index.ts';
 import type { Addr } from './addresses.ts';
 import { finish, onesSum, sum32 } from './checksum.ts';
 import { PROTOCOL_UDP } from './ipv4.ts';
+import { sumKey } from './ipv6.ts';
 
 // UDP, RFC 768: source port, destination port, length, checksum, data.
 
 export const UDP_HEADER_LENGTH = 8;
 
-/** A UDP datagram from `src` to `dst` with its checksum computed over the pseudo-header of their family. */
-export function encodeUdp(
-  src: Addr,
-  dst: Addr,
-  srcPort: number,
-  dstPort: number,
-  payload: Uint8Array,
-): Uint8Array {
-  const out = new Uint8Array(UDP_HEADER_LENGTH + payload.length);
-  writeUdp(out, src, dst, srcPort, dstPort, payload);
-  return out;
-}
-
-/** Writes the datagram into `out` (exactly its length: the 8-byte header and `payload`). */
+/**
+ * Writes a UDP datagram from `src` to `dst` into `out` (exactly its length: the 8-byte header and
+ * `payload`), its checksum computed over the pseudo-header of their family.
+ */
 export function writeUdp(
   out: Uint8Array,
   src: Addr,
@@ -51,8 +41,11 @@ export function udpChecksumValid(src: Addr, dst: Addr, udp: Uint8Array): boolean
 }
 
 function checksum(src: Addr, dst: Addr, udp: Uint8Array): number {
-  if (src.family === 6) return upperLayerChecksum(src.ip, dst.ip, PROTOCOL_UDP, udp);
-  // RFC 768 pseudo-header: source, destination, zero, protocol, UDP length.
-  const pseudo = sum32(src.key as number) + sum32(dst.key as number) + PROTOCOL_UDP + udp.length;
-  return finish(onesSum(udp, 0, udp.length, pseudo));
+  // The pseudo-header: source, destination, protocol and UDP length (RFC 768: a 16-bit length; RFC 8200
+  // §8.1: the 128-bit addresses and a 32-bit length), summed from the addresses' keys without copying.
+  const addresses =
+    src.family === 4
+      ? sum32(src.key as number) + sum32(dst.key as number)
+      : sumKey(src.key as string) + sumKey(dst.key as string);
+  return finish(onesSum(udp, 0, udp.length, addresses + PROTOCOL_UDP + sum32(udp.length)));
 }
