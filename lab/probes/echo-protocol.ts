@@ -26,7 +26,7 @@ export function encodeProbe(p: Probe): Uint8Array {
 /** The server's answer: the probe as received, followed by the server's name in UTF-8. */
 export function encodeEcho(probe: Uint8Array, server: string): Uint8Array | undefined {
   if (!isProbe(probe)) return undefined;
-  const name = new TextEncoder().encode(server);
+  const name = encodedName(server);
   const out = new Uint8Array(headerLength + name.length);
   out.set(probe.subarray(0, headerLength));
   out.set(name, headerLength);
@@ -39,8 +39,18 @@ export function decodeEcho(bytes: Uint8Array): Echo | undefined {
   return {
     seq: v.getUint32(4),
     sentAtMs: v.getFloat64(8),
-    server: new TextDecoder().decode(bytes.subarray(headerLength)),
+    server: utf8Decoder.decode(bytes.subarray(headerLength)),
   };
+}
+
+const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+/** A server answers every probe with the same name: encoded once (a lab has a handful of servers). */
+const encodedNames = new Map<string, Uint8Array>();
+function encodedName(server: string): Uint8Array {
+  let name = encodedNames.get(server);
+  if (name === undefined) encodedNames.set(server, (name = utf8Encoder.encode(server)));
+  return name;
 }
 
 function isProbe(bytes: Uint8Array): boolean {
