@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { timeUntil, world } from './l2-world.test-support.ts';
 import { MAIN_LOOP_TIMEOUT_MS } from './liveness/index.ts';
+import { triggerText } from './l2-speaker.ts';
 
 /** Each main thread busy for `ms`, starting 400 ms apart: a change that every speaker digests in turn. */
 function staggeredStalls(w: ReturnType<typeof world>, ms: number): void {
@@ -114,5 +115,15 @@ describe('L2Speaker (three speakers, virtual time)', () => {
     stuck.main.free();
     const backMs = timeUntil(w.clock, () => w.answering().length === 1 && w.answering()[0] === owner, 2000);
     expect(backMs).toBeLessThan(500);
+  });
+});
+
+describe('what an election says it followed', () => {
+  it('names every trigger of a small change, and after a mass start the first five and how many more', () => {
+    expect(triggerText(['membership synced', 'n2 alive'])).toBe('membership synced, n2 alive');
+    const burst = ['membership synced', ...Array.from({ length: 1999 }, (_, i) => `n${i} alive`)];
+    expect(triggerText(burst)).toBe(
+      'membership synced, n0 alive, n1 alive, n2 alive, n3 alive and 1995 more',
+    );
   });
 });

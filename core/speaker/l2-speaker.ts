@@ -169,7 +169,7 @@ export class L2Speaker {
   }
 
   private elect(): void {
-    const trigger = this.triggers.join(', ');
+    const trigger = triggerText(this.triggers);
     const reasons = this.reasons;
     this.triggers = [];
     this.triggerSet = new Set();
@@ -258,6 +258,18 @@ export class L2Speaker {
     this.deps.log({ atMs: this.deps.clock.now(), kind, message });
   }
 }
+
+/**
+ * What an election's log lines say it followed: every trigger, or, after a mass start's burst (one per
+ * cluster node), the first few and how many more, so a line stays a line.
+ */
+export function triggerText(triggers: readonly string[]): string {
+  if (triggers.length <= MAX_TRIGGERS_NAMED) return triggers.join(', ');
+  return `${triggers.slice(0, MAX_TRIGGERS_NAMED).join(', ')} and ${triggers.length - MAX_TRIGGERS_NAMED} more`;
+}
+
+/** Triggers an election's log lines name at most. */
+const MAX_TRIGGERS_NAMED = 5;
 
 /** One line per service and address set, as the log names it. */
 function keyOf(a: L2Assignment): string {
