@@ -28,8 +28,8 @@ const commands: Readonly<Record<string, () => Promise<Register>>> = {
 
 /**
  * Builds the `lblab` program; each command lives in its own file under commands/. Given the command the
- * user named, only that one is loaded; anything else (no command, `--help`, a typo to suggest a
- * correction for) gets them all.
+ * user named, only that one is loaded, and none for `--version`; anything else (no command, `--help`, a
+ * typo to suggest a correction for) gets them all.
  */
 export async function buildProgram(command?: string): Promise<Command> {
   const program = new Command('lblab')
@@ -37,7 +37,12 @@ export async function buildProgram(command?: string): Promise<Command> {
     .version(packageJson.version)
     .showHelpAfterError()
     .exitOverride();
-  const names = command !== undefined && Object.hasOwn(commands, command) ? [command] : Object.keys(commands);
+  const names =
+    command === '--version' || command === '-V'
+      ? []
+      : command !== undefined && Object.hasOwn(commands, command)
+        ? [command]
+        : Object.keys(commands);
   const registers = await Promise.all(names.map((name) => commands[name]!()));
   for (const register of registers) register(program);
   return program;

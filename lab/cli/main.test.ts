@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
+import { buildProgram } from './main.ts';
+import { runLblab } from './run-lblab.test-support.ts';
+
+describe('lblab', () => {
+  it('prints its version, loading no command for it', async () => {
+    expect(await runLblab('--version')).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+    expect((await buildProgram('-V')).commands).toEqual([]);
+  });
+
+  it('loads only the command named, and every command for help or a name it does not know', async () => {
+    expect((await buildProgram('run')).commands.map((c) => c.name())).toEqual(['run']);
+    const all = (await buildProgram('--help')).commands.map((c) => c.name());
+    expect(all).toEqual(
+      expect.arrayContaining(['run', 'report', 'speaker', 'controller', 'lab', 'manifests']),
+    );
+    expect((await buildProgram('rnu')).commands.map((c) => c.name())).toEqual(all);
+  });
+});
