@@ -1,7 +1,11 @@
 // The chart thread (reports/html/vega-svg.ts): vega-lite compiles and vega draws here, so loading the
 // two libraries (most of half a second) overlaps the scenarios, and drawing overlaps the rest of the
 // report, on the main thread. Plain JavaScript: it needs no TypeScript loader, which costs a thread more.
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+
+// Below the scenarios' thread: on Linux a thread's nice value is its own (pid 0 is the calling thread).
+setPriority(0, 10);
 
 const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
 
