@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimFrame, packetWithHeadroom } from './frame-buffer.ts';
+import { builtByStack, claimFrame, packetWithHeadroom } from './frame-buffer.ts';
 
 describe('packets with headroom', () => {
   it('are framed in place once: the frame is the packet behind a 14-byte header, padded to 60 bytes', () => {
@@ -11,6 +11,13 @@ describe('packets with headroom', () => {
     expect([...frame.subarray(44)]).toEqual(new Array(16).fill(0));
     // A second send of the same packet must not rewrite a frame already on the wire.
     expect(claimFrame(packet)).toBeUndefined();
+  });
+
+  it('the stack vouches for the checksums of its own packets, not of the ones it forwards', () => {
+    expect(builtByStack(claimFrame(packetWithHeadroom(30))!)).toBe(true);
+    const forwarded = claimFrame(packetWithHeadroom(30, true))!;
+    expect(forwarded.length).toBe(60);
+    expect(builtByStack(forwarded)).toBe(false);
   });
 
   it('a long packet fills its frame exactly', () => {

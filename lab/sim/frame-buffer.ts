@@ -17,6 +17,8 @@ const SLAB_BYTES = 64 * 1024;
 interface Marked {
   /** The packet's Ethernet header is not written yet. */
   unframed?: boolean;
+  /** A packet that came in from the wire (forwarded): its frame is not the stack's own (see builtByStack). */
+  forwarded?: boolean;
   /** A frame the stack wrote (see builtByStack). */
   stackBuilt?: boolean;
 }
@@ -29,8 +31,11 @@ function frameLengthFor(length: number): number {
   return Math.max(MIN_UNTAGGED_FRAME, ETHERNET_HEADER_LENGTH + length);
 }
 
-/** A zeroed IP packet of `length` bytes with an Ethernet header's room (and any padding) around it. */
-export function packetWithHeadroom(length: number): Uint8Array {
+/**
+ * A zeroed IP packet of `length` bytes with an Ethernet header's room (and any padding) around it;
+ * `forwarded` when it is a copy of a received packet, whose checksums the stack did not write.
+ */
+export function packetWithHeadroom(length: number, forwarded = false): Uint8Array {
   const frameLength = frameLengthFor(length);
   let start = 0;
   let buffer: Uint8Array;
@@ -50,6 +55,7 @@ export function packetWithHeadroom(length: number): Uint8Array {
     start + ETHERNET_HEADER_LENGTH + length,
   ) as Uint8Array & Marked;
   packet.unframed = true;
+  packet.forwarded = forwarded;
   return packet;
 }
 
@@ -64,13 +70,13 @@ export function claimFrame(packet: Uint8Array): Uint8Array | undefined {
   p.unframed = false;
   const start = packet.byteOffset - ETHERNET_HEADER_LENGTH;
   const frame = new Uint8Array(packet.buffer, start, frameLengthFor(packet.length)) as Uint8Array & Marked;
-  frame.stackBuilt = true;
+  if (p.forwarded !== true) frame.stackBuilt = true;
   return frame;
 }
 
 /**
- * Whether `frame` was framed in place by a host's stack (claimFrame), whose checksums are right by
- * construction: nothing in the emulator rewrites a frame once sent. The receiving stack need not verify
+ * Whether `frame` was framed in place by a host's stack (claimFrame) around a packet it made, whose
+ * checksums are right by construction: nothing in the emulator rewrites a frame once sent. The receiving stack need not verify
  * them, as Linux does not for a veth peer's packets (CHECKSUM_UNNECESSARY); frames a packet socket wrote
  * are verified as ever.
  */

@@ -56,9 +56,10 @@ export function writeIpv4Header(
 export function forwardedIpv4(packet: Uint8Array, headerLength: number): Uint8Array | undefined {
   const ttl = packet[8]!;
   if (ttl <= 1) return undefined;
-  // A plain copy, not one with headroom: a forwarded frame is not the stack's own, so the next host
-  // still verifies its UDP checksum (see builtByStack).
-  const out = packet.slice();
+  // Framed in place like the stack's own packets, but marked forwarded: the next host still verifies its
+  // UDP checksum (see builtByStack).
+  const out = packetWithHeadroom(packet.length, true);
+  out.set(packet);
   out[8] = ttl - 1;
   out[10] = 0;
   out[11] = 0;
