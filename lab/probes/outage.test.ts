@@ -14,6 +14,15 @@ describe('probe echo protocol', () => {
     expect(encodeEcho(new Uint8Array(20), 'n2')).toBeUndefined();
     expect(decodeEcho(new Uint8Array(3))).toBeUndefined();
   });
+
+  it('puts "LBLP", the sequence number and the send time big-endian on the wire, as the real prober does', () => {
+    const probe = { seq: 4_294_967_295, sentAtMs: 1_764_000_000_123.456 };
+    const bytes = encodeProbe(probe);
+    expect([...bytes.subarray(0, 4)]).toEqual([0x4c, 0x42, 0x4c, 0x50]);
+    expect(new DataView(bytes.buffer).getUint32(4)).toBe(probe.seq);
+    expect(new DataView(bytes.buffer).getFloat64(8)).toBe(probe.sentAtMs);
+    expect(decodeEcho(encodeEcho(bytes, 'nöde-1')!)).toEqual({ ...probe, server: 'nöde-1' });
+  });
 });
 
 describe('summarise', () => {
@@ -61,6 +70,14 @@ describe('summarise', () => {
     const answered = s.runs.reduce((n, r) => n + r.lastSeq - r.firstSeq + 1, 0);
     expect(s.sent - answered).toBe(s.lost);
     expect(summarise(5, [], 25, 5).runs).toEqual([]);
+  });
+
+  it('gives the same summary whatever order the replies are handed over in, a duplicate counting once', () => {
+    const inOrder = [reply(0, 0, 'n1'), reply(1, 5, 'n1'), reply(4, 40, 'n2'), reply(5, 45, 'n2')];
+    const shuffled = [inOrder[2]!, inOrder[0]!, inOrder[3]!, inOrder[1]!, reply(1, 7, 'n1')];
+    const expected = summarise(6, inOrder, 25, 5);
+    expect(expected).toMatchObject({ received: 4, lost: 2, outageMs: 35 });
+    expect(summarise(6, shuffled, 25, 5)).toEqual({ ...expected });
   });
 
   it('reports no outage and no loss when every probe came back', () => {

@@ -56,9 +56,23 @@ export function summarise(
   gapThresholdMs: number,
   intervalMs: number,
 ): ProbeSummary {
+  // One pass: duplicates dropped (the first copy counts), the sequence numbers' range, and whether the
+  // replies already arrived in time order (they do, bar a reordering network: then they are sorted).
   const seen = new Set<number>();
-  const unique = replies.filter((r) => !seen.has(r.echo.seq) && seen.add(r.echo.seq));
-  const sorted = [...unique].sort((a, b) => a.receivedAtMs - b.receivedAtMs);
+  const unique: (typeof replies)[number][] = [];
+  let inTimeOrder = true;
+  let firstSeq = Infinity;
+  let lastSeq = -Infinity;
+  for (const r of replies) {
+    const seq = r.echo.seq;
+    if (seen.has(seq)) continue;
+    seen.add(seq);
+    if (unique.length > 0 && r.receivedAtMs < unique[unique.length - 1]!.receivedAtMs) inTimeOrder = false;
+    unique.push(r);
+    if (seq < firstSeq) firstSeq = seq;
+    if (seq > lastSeq) lastSeq = seq;
+  }
+  const sorted = inTimeOrder ? unique : [...unique].sort((a, b) => a.receivedAtMs - b.receivedAtMs);
   const gaps: Gap[] = [];
   let outageMs = 0;
   for (let i = 1; i < sorted.length; i++) {
@@ -77,9 +91,8 @@ export function summarise(
   }
   // An outage that began before the first reply or never ended has no reply on one side: the probes
   // sent meanwhile measure it (a node that dies and is never replaced must not read as a short outage).
-  const seqs = unique.map((r) => r.echo.seq);
-  const unansweredAtStart = seqs.length === 0 ? sent : Math.min(...seqs);
-  const unansweredAtEnd = seqs.length === 0 ? sent : sent - 1 - Math.max(...seqs);
+  const unansweredAtStart = unique.length === 0 ? sent : firstSeq;
+  const unansweredAtEnd = unique.length === 0 ? sent : sent - 1 - lastSeq;
   outageMs = Math.max(outageMs, unansweredAtStart * intervalMs, unansweredAtEnd * intervalMs);
   const servers = new Map<string, number>();
   for (const r of sorted) servers.set(r.echo.server, (servers.get(r.echo.server) ?? 0) + 1);
@@ -97,7 +110,8 @@ export function summarise(
 /** Answered probes as runs of consecutive sequence numbers from one server. */
 export function servedRuns(echoes: readonly Pick<Echo, 'seq' | 'server'>[]): ServedRun[] {
   const runs: ServedRun[] = [];
-  for (const { seq, server } of [...echoes].sort((a, b) => a.seq - b.seq)) {
+  const inOrder = echoes.every((e, i) => i === 0 || echoes[i - 1]!.seq <= e.seq);
+  for (const { seq, server } of inOrder ? echoes : [...echoes].sort((a, b) => a.seq - b.seq)) {
     const last = runs.at(-1);
     if (last?.server === server && last.lastSeq === seq - 1) last.lastSeq = seq;
     else runs.push({ server, firstSeq: seq, lastSeq: seq });
