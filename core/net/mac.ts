@@ -27,7 +27,7 @@ export class MacAddress {
 
   static fromBytes(bytes: Uint8Array): MacAddress {
     if (bytes.length !== 6) throw new RangeError(`a MAC address has 6 bytes, not ${bytes.length}`);
-    return new MacAddress(Uint8Array.from(bytes));
+    return new MacAddress(bytes.slice());
   }
 
   get isMulticast(): boolean {
@@ -35,7 +35,11 @@ export class MacAddress {
   }
 
   equals(other: MacAddress): boolean {
-    return this.bytes.every((b, i) => b === other.bytes[i]);
+    // A plain loop: the emulator compares addresses for every ARP and NDP message a host takes in.
+    const a = this.bytes;
+    const b = other.bytes;
+    for (let i = 0; i < 6; i++) if (a[i] !== b[i]) return false;
+    return true;
   }
 
   toString(): string {
