@@ -44,7 +44,7 @@ export async function renderChart(spec: ChartSpec): Promise<string> {
   const key = JSON.stringify(spec);
   const early = ahead.get(key);
   ahead.delete(key);
-  const svg = await (early ?? chartThread().draw({ ...spec, config }));
+  const svg = await (early ?? draw(spec));
   return svg
     .replace(/ xmlns(:xlink)?="[^"]*"/g, '')
     .replace(
@@ -60,9 +60,14 @@ export async function renderChart(spec: ChartSpec): Promise<string> {
 export function drawAhead(spec: ChartSpec): void {
   const key = JSON.stringify(spec);
   if (ahead.has(key)) return;
-  const svg = chartThread().draw({ ...spec, config });
+  const svg = draw(spec);
   svg.catch(() => undefined); // a failure is the report's to tell, when it asks for the chart
   ahead.set(key, svg);
+}
+
+/** The chart thread's SVG for `spec` with the house config. */
+function draw(spec: ChartSpec): Promise<string> {
+  return chartThread().draw({ ...spec, config });
 }
 
 /** Charts drawn ahead, by their spec's JSON text, until the report takes them. */
