@@ -76,9 +76,9 @@ export function claimFrame(packet: Uint8Array): Uint8Array | undefined {
 
 /**
  * Whether `frame` was framed in place by a host's stack (claimFrame) around a packet it made, whose
- * checksums are right by construction: nothing in the emulator rewrites a frame once sent. The receiving stack need not verify
- * them, as Linux does not for a veth peer's packets (CHECKSUM_UNNECESSARY); frames a packet socket wrote
- * are verified as ever.
+ * checksums are right by construction: nothing in the emulator rewrites a frame once sent. The receiving
+ * stack need not verify them, as Linux does not for a veth peer's packets (CHECKSUM_UNNECESSARY); frames
+ * a packet socket wrote, and packets a router forwarded, are verified as ever.
  */
 export function builtByStack(frame: Uint8Array): boolean {
   return (frame as Uint8Array & Marked).stackBuilt === true;
