@@ -1,3 +1,4 @@
+import type { ProbeSummary } from '../lab/probes/outage.ts';
 import type { ScenarioLab } from '../lab/runner/scenario-lab.ts';
 
 /** The first step of every story: the speakers have agreed and the client reaches the address. */
@@ -21,4 +22,23 @@ export function measureProbe(
   lab.measure('lostProbes', s.lost);
   lab.measure('sentProbes', s.sent);
   lab.measure('probeRatePps', ratePps);
+}
+
+/**
+ * A fault on the node that carries a client's traffic cuts that traffic, for at least a detection time.
+ * When the longest gap did not begin with `victim` answering (or there was none), the carrier had already
+ * changed before the fault landed (a session flapped, a handoff was still going on): the figure measures
+ * nothing, and the run is an error rather than a number that passes its gate.
+ */
+export function expectCutFrom(s: ProbeSummary, victim: string, client: string): void {
+  const longest = s.gaps.reduce<ProbeSummary['gaps'][number] | undefined>(
+    (worst, g) => (worst === undefined || g.gapMs > worst.gapMs ? g : worst),
+    undefined,
+  );
+  if (longest?.serverBefore === victim) return;
+  const served = s.servers.map((x) => `${x.server} ${x.replies}`).join(', ') || 'nobody';
+  throw new Error(
+    `the lab was not steady: ${victim} no longer carried ${client}'s traffic when its fault landed ` +
+      `(${longest ? `the longest gap, ${Math.round(longest.gapMs)} ms, followed ${longest.serverBefore}` : 'no gap at all'}; replies: ${served}), so this run measures no failover`,
+  );
 }

@@ -1,5 +1,5 @@
 import type { ScenarioLab } from '../../lab/runner/scenario-lab.ts';
-import { measureProbe, untilServed } from '../served.ts';
+import { expectCutFrom, measureProbe, untilServed } from '../served.ts';
 
 /** The BGP catalog's router and client: every BGP topology puts c1 behind r1. */
 export const router = 'r1';
@@ -63,6 +63,7 @@ export async function crashCarrier(
   );
   const summary = await probe;
   measureProbe(lab, summary, 1000);
+  expectCutFrom(summary, victim, path.client);
   await lab.step(`${path.router} no longer forwards to ${victim}`, () =>
     lab.eventually(
       `${path.router} drops ${victim}`,

@@ -1,6 +1,6 @@
 import type { ScenarioLab } from '../../lab/runner/scenario-lab.ts';
 import { scenario } from '../../lab/runner/scenario.ts';
-import { measureProbe, untilServed } from '../served.ts';
+import { expectCutFrom, measureProbe, untilServed } from '../served.ts';
 
 /** The node serving c1 dies; another takes the Service address over (ARP for IPv4, NDP for IPv6). */
 export async function crashCarrier(lab: ScenarioLab, family: 4 | 6): Promise<void> {
@@ -12,6 +12,7 @@ export async function crashCarrier(lab: ScenarioLab, family: 4 | 6): Promise<voi
   await lab.step(`${victim} dies (speaker gone, links down)`, () => lab.node(victim).kill());
   const summary = await probe;
   measureProbe(lab, summary, 1000);
+  expectCutFrom(summary, victim, 'c1');
   await lab.step('another node serves c1', async () => {
     const now = await lab.client('c1').carrier(vip);
     if (now === victim) throw new Error(`${victim} still carries the traffic`);

@@ -1,5 +1,5 @@
 import { scenario } from '../../lab/runner/scenario.ts';
-import { measureProbe, untilServed } from '../served.ts';
+import { expectCutFrom, measureProbe, untilServed } from '../served.ts';
 
 export default scenario('l2: speaker hang', { needs: ['l2', 'hang'] }, async (lab) => {
   const vip = lab.service('web').address();
@@ -12,6 +12,7 @@ export default scenario('l2: speaker hang', { needs: ['l2', 'hang'] }, async (la
   );
   const summary = await probe;
   measureProbe(lab, summary, 1000);
+  expectCutFrom(summary, victim, 'c1');
   await lab.step(`${victim} resumes and one node announces the address`, async () => {
     await lab.node(victim).resume();
     await lab.eventually('a single announcer', async () => (await lab.announcers(vip)).length === 1, {
