@@ -99,6 +99,15 @@ export type SpeakerSpawner = (
   args: readonly string[],
 ) => SpeakerProcess;
 
+/**
+ * The echo servers and the prober run at nice -10. They stand for a client elsewhere and the workload
+ * behind the address, and what the tests judge is the speakers: with both cores loaded (CPU hogs, or
+ * speakers digesting thousands of Services) an instrument at nice 0 waits its turn like the load, and its
+ * own scheduling delay (up to about 50 ms) would show as a client gap that no speaker caused. nice execs
+ * in place, so the PID the lab tracks is the instrument's own.
+ */
+const instrument = ['nice', '-n', '-10'];
+
 export class L2Lab {
   readonly speakers = new Map<NodeName, SpeakerProcess>();
   readonly macs = new Map<NodeName, string>();
@@ -147,7 +156,15 @@ export class L2Lab {
       const l2 = new L2Lab(lab, nodes, client, dir, o.speakerArgs ?? [], seg, o.spawn ?? spawnSpeaker);
       for (const [name, ns] of nodes) {
         l2.macs.set(name, await ns.mac('eth0'));
-        const echo = ns.spawn(['node', '--import', 'tsx', 'lab/probes/echo-server-main.ts', '--name', name]);
+        const echo = ns.spawn([
+          ...instrument,
+          'node',
+          '--import',
+          'tsx',
+          'lab/probes/echo-server-main.ts',
+          '--name',
+          name,
+        ]);
         await new Promise((resolve) => echo.stdout!.once('data', resolve));
         if (o.startSpeakers !== false) l2.startSpeaker(name);
       }
@@ -188,6 +205,7 @@ export class L2Lab {
   async probe(target: string, ratePps: number, seconds: number): Promise<ProbeSummary> {
     const out = await this.client.exec(
       [
+        ...instrument,
         'node',
         '--import',
         'tsx',

@@ -112,7 +112,7 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
   };
 
   for (const count of [4000, 10_000]) {
-    it(`${count} Services with both cores busy, five runs: no death, no move, no CONFLICT, nothing lost, no gap above 100 ms`, async () => {
+    it(`${count} Services with both cores busy, five runs: no death, no move, no CONFLICT, nothing lost, no gap above 50 ms`, async () => {
       const runs: Run[] = [];
       for (let i = 0; i < 5; i++) runs.push(await burst(count, { loaded: true }));
       const stalls = summary(`${count}, cores busy`, runs);
@@ -120,11 +120,9 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
         expect(r.deaths).toEqual([]);
         expect(r.conflicts).toEqual([]);
         expect(r.webMoves).toEqual([]);
-        // Nothing is lost (above), so a gap here is replies arriving late, not an outage: with both cores
-        // saturated the prober and the echo server are themselves scheduled late (54 ms once, in a first
-        // run, while digesting; 17-38 ms otherwise). A false death or a move costs a detection time and
-        // more (at least 200 ms), so 100 ms still catches any failover.
-        expect(r.gapMs).toBeLessThanOrEqual(100);
+        // At 100 probes/s a reply is due every 10 ms: a gap above 50 ms is four late replies in a row,
+        // which no scheduling of the instruments explains (they run at nice -10: L2Lab).
+        expect(r.gapMs).toBeLessThanOrEqual(50);
         expect(r.lost).toBe(0);
       }
       // With both cores taken the main loop may run late, but nowhere near the liveness bound (2 s).
@@ -137,5 +135,9 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
     for (let i = 0; i < 3; i++) runs.push(await burst(10_000, { loaded: false }));
     // Every speaker logs each turn of its main loop that ran 100 ms late or more.
     expect(summary('10000, idle machine', runs)).toEqual([]);
+    for (const r of runs) {
+      expect(r.lost).toBe(0);
+      expect(r.gapMs).toBeLessThanOrEqual(50);
+    }
   }, 300_000);
 });
