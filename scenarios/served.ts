@@ -12,6 +12,22 @@ export async function untilServed(lab: ScenarioLab, client: string, address: str
   );
 }
 
+/**
+ * untilServed on a Layer-2 address, then until one node alone announces it: speakers that start one
+ * after another hand addresses over for a moment, and a fault that lands during such a handoff measures
+ * the handoff, not a failover.
+ */
+export async function untilServedByOne(lab: ScenarioLab, client: string, address: string): Promise<void> {
+  await untilServed(lab, client, address);
+  await lab.step(`one node announces ${address}`, () =>
+    lab.eventually(
+      `a single announcer of ${address}`,
+      async () => (await lab.announcers(address)).length === 1,
+      { withinMs: 15_000, everyMs: 100 },
+    ),
+  );
+}
+
 /** Records what a client lived through while probing across a fault. */
 export function measureProbe(
   lab: ScenarioLab,

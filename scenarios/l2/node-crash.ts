@@ -1,11 +1,11 @@
 import type { ScenarioLab } from '../../lab/runner/scenario-lab.ts';
 import { scenario } from '../../lab/runner/scenario.ts';
-import { expectCutFrom, measureProbe, untilServed } from '../served.ts';
+import { expectCutFrom, measureProbe, untilServedByOne } from '../served.ts';
 
 /** The node serving c1 dies; another takes the Service address over (ARP for IPv4, NDP for IPv6). */
 export async function crashCarrier(lab: ScenarioLab, family: 4 | 6): Promise<void> {
   const vip = lab.service('web').address(family);
-  await untilServed(lab, 'c1', vip);
+  await untilServedByOne(lab, 'c1', vip);
   const victim = await lab.step('find the node serving c1', () => lab.client('c1').carrier(vip));
   const probe = lab.client('c1').probe(vip, { ratePps: 1000, seconds: 4 });
   await lab.sleep(1000);

@@ -1,9 +1,9 @@
 import { scenario } from '../../lab/runner/scenario.ts';
-import { expectCutFrom, measureProbe, untilServed } from '../served.ts';
+import { expectCutFrom, measureProbe, untilServedByOne } from '../served.ts';
 
 export default scenario('l2: speaker hang', { needs: ['l2', 'hang'] }, async (lab) => {
   const vip = lab.service('web').address();
-  await untilServed(lab, 'c1', vip);
+  await untilServedByOne(lab, 'c1', vip);
   const victim = await lab.step('find the node serving c1', () => lab.client('c1').carrier(vip));
   const probe = lab.client('c1').probe(vip, { ratePps: 1000, seconds: 4 });
   await lab.sleep(1000);
