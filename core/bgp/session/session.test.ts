@@ -5,7 +5,7 @@ import { VirtualClock } from '../../runtime/virtual-clock.ts';
 import type { SessionConfig } from '../fsm/types.ts';
 import type { Route } from '../rib/route.ts';
 import { MemoryTransport, advanceWithPromises } from './memory-transport.test-support.ts';
-import { BgpSession, type SessionEvent } from './session.ts';
+import { BgpSession, SETUP_RACE_MS, type SessionEvent } from './session.ts';
 
 const A = '198.18.0.11';
 const B = '198.18.0.1';
@@ -149,6 +149,26 @@ describe('BGP session over a transport (virtual time)', () => {
     expect(t.events.a.some((e) => e.kind === 'down')).toBe(false);
   });
 
+  it("a freshly started peer's crossing dial with the R bit (as FRR sends) is a collision: the young session stays", async () => {
+    const t = lab();
+    const gr = (restarting: boolean) => ({ gracefulRestart: { restartTimeSec: 120, restarting } });
+    const a = t.session('a', A, B, config(64513, 64512, A, gr(false)));
+    const b = t.session('b', B, A, config(64512, 64513, B, { ...gr(true), passive: true }));
+    b.setRoutes([route('198.18.200.1/32')]);
+    b.start();
+    a.start();
+    await t.advance(50);
+    expect(a.state).toBe('established');
+    // The peer's own dial, started before its side of the session came up, arrives just after ours did.
+    const crossing = t.session('b', B, A, config(64512, 64513, B, gr(true)));
+    crossing.start();
+    await t.advance(SETUP_RACE_MS / 2);
+    expect([a.state, b.state]).toEqual(['established', 'established']);
+    expect(held(a)).toEqual(['198.18.200.1/32']);
+    expect(t.events.a).toContainEqual({ kind: 'note', message: 'collision with the established session' });
+    expect(t.events.a.some((e) => e.kind === 'down')).toBe(false);
+  });
+
   it('a peer that restarted (new OPEN with the R bit) replaces its old session, which keeps its routes stale', async () => {
     const t = lab();
     const gr = (restarting: boolean) => ({ gracefulRestart: { restartTimeSec: 120, restarting } });
@@ -157,7 +177,8 @@ describe('BGP session over a transport (virtual time)', () => {
     b.setRoutes([route('198.18.200.1/32')]);
     a.start();
     b.start();
-    await t.advance(50);
+    // No peer restarts within SETUP_RACE_MS of its session coming up (a new OPEN then is a collision).
+    await t.advance(SETUP_RACE_MS);
     // b's process dies without a FIN reaching a; the new one connects with the R bit.
     t.net.silenced.add(`${B}>${A}`);
     b.stop('restart', 'crash');

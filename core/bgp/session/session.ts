@@ -74,7 +74,16 @@ interface Attempt {
   framer: MessageFramer;
   /** Bumped to forget a dial in flight. */
   dial: number;
+  /** When this connection's session came up (clock ms). */
+  upAtMs?: number;
 }
+
+/**
+ * A second connection whose OPEN arrives this soon after the session came up belongs to the start-up
+ * race, not to a restart of the peer (see survivesCollision). No peer dies, restarts and dials again
+ * this fast; a peer's own dial that crossed ours does arrive within it.
+ */
+export const SETUP_RACE_MS = 2000;
 
 /**
  * A BGP session with one peer: the RFC 4271 state machine (core/bgp/fsm) driven over real connections,
@@ -242,7 +251,14 @@ export class BgpSession {
     const other = a === this.primary ? this.secondary : this.primary;
     if (other === undefined || other.conn === undefined) return true;
     if (other.fsm.name === 'established') {
-      if (this.peerRestarted(other, open)) {
+      // RFC 4724 §4.2 asks us to take a new OPEN with the R bit as the restart of a peer whose old
+      // session we still hold, and RFC 4271 §6.8 to keep an established session against a colliding
+      // connection. A freshly started FRR sets the R bit in its OPENs (the lab's captures), so its own
+      // dial that crossed ours at start-up looks like a restart; FRR then keeps the session we would
+      // drop and refuses the new one (Cease 6/7, seen on docker), and both die. A session that came up
+      // moments ago cannot have outlived a restart of its peer: that OPEN is a collision.
+      const young = this.o.clock.now() - (other.upAtMs ?? -Infinity) < SETUP_RACE_MS;
+      if (!young && this.peerRestarted(other, open)) {
         // RFC 4724 §4.2: the peer restarted (its OPEN says so) while we still had its old session: that
         // session ends as if its connection had dropped, keeping the peer's routes stale.
         this.feed(other, { kind: 'tcp-closed', reason: 'the peer restarted: a new OPEN with the R bit' });
@@ -319,6 +335,7 @@ export class BgpSession {
       case 'transition':
         return this.o.log({ kind: 'transition', from: action.from, to: action.to, reason: action.reason });
       case 'established':
+        a.upAtMs = this.o.clock.now();
         return this.established(action.negotiated);
       case 'deliver':
         return this.deliver(action.msg);
