@@ -10,7 +10,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { UnresolvedImportError } from './errors.ts';
 
-/** The CLI's entry: lab/cli/lblab.mjs registers tsx and imports main.ts. */
+/** The CLI's entry: lab/cli/lblab.mjs runs main.ts (compiled, or through tsx: core/runtime/typescript.mjs). */
 export const CLI_ENTRY = 'lab/cli/lblab.mjs';
 
 /**
@@ -53,6 +53,13 @@ export async function runtimeFiles(
     const text = await readFile(file, 'utf8');
     for (const { fileName: specifier } of ts.preProcessFile(text, true, true).importedFiles) {
       if (isBuiltin(specifier)) continue;
+      // A relative import names its file (this tree always gives the extension). TypeScript's resolution
+      // would give a .mjs module's declarations (.d.mts) instead of the module.
+      const named = specifier.startsWith('.') ? resolve(file, '..', specifier) : undefined;
+      if (named !== undefined && existsSync(named)) {
+        pending.push(named);
+        continue;
+      }
       const resolved = ts.resolveModuleName(specifier, file, options, ts.sys, cache).resolvedModule;
       if (resolved === undefined) throw new UnresolvedImportError(relativeTo(root, file), specifier);
       if (!resolved.isExternalLibraryImport) pending.push(resolved.resolvedFileName);
