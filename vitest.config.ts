@@ -20,6 +20,7 @@ const kindProject: TestProjectInlineConfiguration = {
 export default defineConfig({
   test: {
     reporters: ['default', './ci/vitest/summary-reporter.ts'],
+    globalSetup: ['./ci/vitest/compile-typescript.ts'],
     // Vitest's default is one worker fewer than the cores: one on the 2-core CI machine. Projects that
     // run one file at a time (netns, docker, browser, kind) are scheduled on their own after the others
     // whatever this says, so only the unit and emulated files share the cores, never with a timed tier.

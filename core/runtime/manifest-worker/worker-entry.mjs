@@ -1,6 +1,5 @@
-// The manifest worker thread's first module. A worker does not inherit the main thread's TypeScript
-// loader, so it registers tsx itself, as lab/cli/lblab.mjs does, before loading the TypeScript.
-import { register } from 'tsx/esm/api';
+// The manifest worker thread's first module. A worker does not inherit the main thread's way of running TypeScript,
+// so it starts its own through runTypeScript, as lab/cli/lblab.mjs does.
+import { runTypeScript } from '../typescript.mjs';
 
-register();
-await import('./worker-main.ts');
+await runTypeScript(new URL('./worker-main.ts', import.meta.url));

@@ -1,0 +1,75 @@
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compiledEntry } from './typescript.mjs';
+
+let root: string;
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+/** A tree laid out as lblab's: TypeScript under lab/ importing each other, package.json at the top. */
+async function tree(files: Record<string, string>): Promise<string> {
+  root = await mkdtemp(join(tmpdir(), 'lblab-compiled-'));
+  await writeFile(join(root, 'package.json'), JSON.stringify({ type: 'module', version: '9.9.9' }));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(root, path, '..'), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
+
+/** Imports a compiled entry afresh (a query string makes Node load it again after a rebuild). */
+async function load(url: string | undefined, fresh: string): Promise<Record<string, unknown>> {
+  expect(url).toBeDefined();
+  return (await import(`${url!}?${fresh}`)) as Record<string, unknown>;
+}
+
+describe('compiledEntry: the CLI runs its TypeScript compiled, kept up to date', () => {
+  it('runs what the sources say, with imports, JSON and import.meta.url as in the source tree', async () => {
+    await tree({
+      'lab/cli/main.ts': [
+        "import pkg from '../../package.json' with { type: 'json' };",
+        "import { twice, type Num } from '../util/math.ts';",
+        'const n: Num = 21;',
+        'export const answer = twice(n);',
+        'export const version: string = pkg.version;',
+        'export const here = import.meta.url;',
+        "export const later = async () => (await import('../util/math.ts')).twice(2);",
+      ].join('\n'),
+      'lab/util/math.ts': 'export type Num = number;\nexport const twice = (n: Num): Num => n * 2;\n',
+      'lab/util/math.test.ts': 'throw new Error("tests are not compiled");\n',
+    });
+    const m = await load(await compiledEntry('lab/cli/main.ts', root), 'a');
+    expect(m['answer']).toBe(42);
+    expect(m['version']).toBe('9.9.9');
+    // Paths made from import.meta.url (worker entries, the repository root) stay in the source tree.
+    expect(m['here']).toBe(pathToFileURL(join(root, 'lab/cli/main.ts')).href);
+    expect(await (m['later'] as () => Promise<number>)()).toBe(4);
+    expect(await readdir(join(root, 'node_modules/.cache/lblab-js/lab/util'))).toEqual(['math.mjs']);
+  });
+
+  it('compiles a changed source again, and drops the module of a deleted one', async () => {
+    await tree({
+      'lab/cli/main.ts': "export { value } from '../util/value.ts';\n",
+      'lab/util/value.ts': 'export const value = 1;\n',
+      'lab/util/gone.ts': 'export const gone = true;\n',
+    });
+    expect((await load(await compiledEntry('lab/cli/main.ts', root), 'a'))['value']).toBe(1);
+    await writeFile(join(root, 'lab/util/value.ts'), 'export const value = 2;\n');
+    // Even a change that keeps an older time (a file restored from elsewhere) is a change.
+    await utimes(join(root, 'lab/util/value.ts'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    await rm(join(root, 'lab/util/gone.ts'));
+    expect(await compiledEntry('lab/cli/main.ts', root)).toBeDefined();
+    // Node keeps the first value.mjs it loaded: the new one is loaded under another URL.
+    const util = join(root, 'node_modules/.cache/lblab-js/lab/util');
+    expect((await load(pathToFileURL(join(util, 'value.mjs')).href, 'b'))['value']).toBe(2);
+    expect(await readdir(util)).toEqual(['value.mjs']);
+  });
+
+  it('gives nothing (the CLI then runs the sources through tsx) when the cache cannot be written', async () => {
+    await tree({ 'lab/cli/main.ts': 'export const x = 1;\n' });
+    await writeFile(join(root, 'node_modules'), 'a file where the cache directory would go');
+    expect(await compiledEntry('lab/cli/main.ts', root)).toBeUndefined();
+  });
+});
