@@ -9,7 +9,12 @@ type Register = (program: Command) => void;
  * speaker's, the controller's or the docker and kind labs' code. In the order `lblab --help` lists them.
  */
 const commands: Readonly<Record<string, () => Promise<Register>>> = {
-  run: async () => (await import('./commands/run.ts')).registerRunCommand,
+  run: async () => {
+    // The report draws its charts on a thread of its own, which loads vega first: started before the run
+    // command's modules load rather than after, it is ready sooner (lblab run calls it again: a no-op).
+    (await import('../../reports/html/vega-svg.ts')).warmCharts();
+    return (await import('./commands/run.ts')).registerRunCommand;
+  },
   report: async () => {
     const [report, pdf] = await Promise.all([
       import('./commands/report.ts'),
