@@ -25,9 +25,10 @@ const sourceDirs = ['core', 'lab', 'reports', 'scenarios'];
 /**
  * Imports the TypeScript module at `url` (a file URL in the source tree): its compiled twin, brought up
  * to date with every other source first, or the source itself through tsx where that cannot be.
+ * `root` is for tests.
  */
-export async function runTypeScript(url) {
-  const compiled = await compiledEntry(relative(repoRoot, fileURLToPath(url)));
+export async function runTypeScript(url, root = repoRoot) {
+  const compiled = await compiledEntry(relative(root, fileURLToPath(url)), root);
   if (compiled !== undefined) {
     // Stack traces name the TypeScript sources and their lines, as under tsx (the maps are inline).
     process.setSourceMapsEnabled(true);

@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compiledEntry } from './typescript.mjs';
 
+const run = promisify(execFile);
 let root: string;
 afterEach(() => rm(root, { recursive: true, force: true }));
 
@@ -67,9 +70,20 @@ describe('compiledEntry: the CLI runs its TypeScript compiled, kept up to date',
     expect(await readdir(util)).toEqual(['value.mjs']);
   });
 
-  it('gives nothing (the CLI then runs the sources through tsx) when the cache cannot be written', async () => {
-    await tree({ 'lab/cli/main.ts': 'export const x = 1;\n' });
+  it('runs the sources through tsx when the cache cannot be written (a read-only tree)', async () => {
+    await tree({
+      'lab/cli/main.ts': "import { y } from './y.ts';\nexport const x: number = y + 1;\n",
+      'lab/cli/y.ts': 'export const y: number = 1;\n',
+    });
     await writeFile(join(root, 'node_modules'), 'a file where the cache directory would go');
     expect(await compiledEntry('lab/cli/main.ts', root)).toBeUndefined();
+    // In a process of its own: under vitest, an import of TypeScript would succeed without tsx.
+    const script = [
+      `import { runTypeScript } from ${JSON.stringify(new URL('./typescript.mjs', import.meta.url).href)};`,
+      `const m = await runTypeScript(new URL(${JSON.stringify(pathToFileURL(join(root, 'lab/cli/main.ts')).href)}), ${JSON.stringify(root)});`,
+      'console.log(m.x);',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    expect(stdout.trim()).toBe('2');
   });
 });
