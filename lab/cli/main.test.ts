@@ -9,6 +9,13 @@ describe('lblab', () => {
     expect((await buildProgram('-V')).commands).toEqual([]);
   });
 
+  it('prints help naming every command, and exits: the chart thread that `run` starts holds nothing open', async () => {
+    const r = await runLblab('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}run \[options\]/m);
+    expect(r.stdout).toMatch(/^ {2}speaker \[options\]/m);
+  });
+
   it('loads only the command named, and every command for help or a name it does not know', async () => {
     expect((await buildProgram('run')).commands.map((c) => c.name())).toEqual(['run']);
     const all = (await buildProgram('--help')).commands.map((c) => c.name());

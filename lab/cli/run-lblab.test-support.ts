@@ -5,15 +5,21 @@ import { promisify } from 'node:util';
 /** The repository root, where `lblab` runs from in these tests. */
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
-/** Runs the installed `lblab` command to completion, as a user would from the checkout. */
-export async function runLblab(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs the installed `lblab` command to completion, as a user would from the checkout; one that has not
+ * ended after 60 s is killed (code null), so a command that hangs never outlives its test by long.
+ */
+export async function runLblab(
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)('node', ['lab/cli/lblab.mjs', ...args], {
       cwd: repoRoot,
+      timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
+    const e = err as { code: number | null; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }

@@ -88,7 +88,6 @@ class ChartThread {
   private next = 0;
 
   constructor(onEnd: () => void) {
-    this.worker.unref();
     this.worker.on('message', ({ id, svg, error }: { id: number; svg?: string; error?: string }) => {
       const waiting = this.due.get(id)!;
       this.due.delete(id);
@@ -104,6 +103,9 @@ class ChartThread {
     };
     this.worker.on('error', end);
     this.worker.on('exit', (code) => end(new Error(`the chart thread ended (exit code ${code})`)));
+    // After the listeners: a 'message' listener refs the thread again, and a thread started for a run
+    // that draws nothing (`lblab --help` loads every command, `run` among them) kept the process alive.
+    this.worker.unref();
   }
 
   draw(spec: TopLevelSpec): Promise<string> {
