@@ -23,13 +23,26 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const sourceDirs = ['core', 'lab', 'reports', 'scenarios'];
 
 /**
+ * Set in this process's environment once its main thread has brought the tree up to date. A worker
+ * thread starts with a copy of that environment, so it takes its compiled twin without walking the tree
+ * again (a speaker starts four); a child process has another pid, so it looks for itself.
+ */
+const CHECKED = 'LBLAB_TYPESCRIPT_CHECKED';
+
+/**
  * Imports the TypeScript module at `url` (a file URL in the source tree): its compiled twin, brought up
  * to date with every other source first, or the source itself through tsx where that cannot be.
  * `root` is for tests.
  */
 export async function runTypeScript(url, root = repoRoot) {
-  const compiled = await compiledEntry(relative(root, fileURLToPath(url)), root);
+  const entry = relative(root, fileURLToPath(url));
+  const mark = `${process.pid} ${root}`;
+  const compiled =
+    process.env[CHECKED] === mark
+      ? pathToFileURL(target(cacheTree(root), join(root, entry))).href
+      : await compiledEntry(entry, root);
   if (compiled !== undefined) {
+    process.env[CHECKED] = mark;
     // Stack traces name the TypeScript sources and their lines, as under tsx (the maps are inline).
     process.setSourceMapsEnabled(true);
     return import(compiled);
@@ -44,13 +57,7 @@ export async function runTypeScript(url, root = repoRoot) {
  * a read-only tree as in lblab's image): then tsx runs the sources as before. `root` is for tests.
  */
 export async function compiledEntry(entry, root = repoRoot) {
-  let esbuild;
-  try {
-    esbuild = await import('esbuild');
-  } catch {
-    return undefined;
-  }
-  const tree = { root, cache: join(root, 'node_modules', '.cache', 'lblab-js') };
+  const tree = cacheTree(root);
   try {
     const sources = new Set();
     const stale = new Map();
@@ -62,6 +69,8 @@ export async function compiledEntry(entry, root = repoRoot) {
           if (stat) stale.set(file, stat);
         }
     if (stale.size > 0) {
+      // Loaded only when there is something to compile: most starts find every source compiled.
+      const esbuild = await import('esbuild');
       // A tree it cannot write (a read-only root filesystem) is known before compiling anything.
       mkdirSync(tree.cache, { recursive: true });
       accessSync(tree.cache, constants.W_OK);
@@ -74,6 +83,7 @@ export async function compiledEntry(entry, root = repoRoot) {
   }
 }
 
+const cacheTree = (root) => ({ root, cache: join(root, 'node_modules', '.cache', 'lblab-js') });
 const isSource = (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts');
 const target = ({ root, cache }, source) => join(cache, relative(root, source)).replace(/\.ts$/, '.mjs');
 

@@ -70,6 +70,28 @@ describe('compiledEntry: the CLI runs its TypeScript compiled, kept up to date',
     expect(await readdir(util)).toEqual(['value.mjs']);
   });
 
+  it("a worker thread runs its process's build without looking again; a new process compiles the change", async () => {
+    await tree({ 'lab/util/value.ts': 'export const value: number = 1;\n' });
+    const source = join(root, 'lab/util/value.ts');
+    const runner = JSON.stringify(new URL('./typescript.mjs', import.meta.url).href);
+    const value = `new URL(${JSON.stringify(pathToFileURL(source).href)}), ${JSON.stringify(root)}`;
+    // Eval'd as a module: the worker takes the process's --input-type.
+    const inWorker = `import { runTypeScript } from ${runner}; import { parentPort } from 'node:worker_threads'; parentPort.postMessage((await runTypeScript(${value})).value);`;
+    const script = [
+      `import { runTypeScript } from ${runner};`,
+      "import { writeFileSync } from 'node:fs';",
+      "import { Worker } from 'node:worker_threads';",
+      `const main = (await runTypeScript(${value})).value;`,
+      `writeFileSync(${JSON.stringify(source)}, 'export const value: number = 2;\\n');`,
+      `const worker = new Worker(${JSON.stringify(inWorker)}, { eval: true });`,
+      "const inThread = await new Promise((resolve) => worker.once('message', resolve));",
+      'console.log(main, inThread);',
+    ].join('\n');
+    expect((await run(process.execPath, ['--input-type=module', '-e', script])).stdout.trim()).toBe('1 1');
+    const again = `import { runTypeScript } from ${runner}; console.log((await runTypeScript(${value})).value);`;
+    expect((await run(process.execPath, ['--input-type=module', '-e', again])).stdout.trim()).toBe('2');
+  });
+
   it('runs the sources through tsx when the cache cannot be written (a read-only tree)', async () => {
     await tree({
       'lab/cli/main.ts': "import { y } from './y.ts';\nexport const x: number = y + 1;\n",
