@@ -6,6 +6,7 @@
 import {
   ApiException,
   KubernetesObjectApi,
+  loadYaml,
   PatchStrategy,
   type KubeConfig,
   type KubernetesObject,
@@ -46,7 +47,7 @@ export class Applier {
   async apply(o: KubeObject): Promise<KubernetesObject> {
     try {
       return await this.objects.patch(
-        o as KubernetesObject,
+        asModel(o),
         undefined,
         undefined,
         fieldManager,
@@ -88,6 +89,17 @@ export class Applier {
         o,
       );
   }
+}
+
+/**
+ * `o` as client-node's typed model. `patch` serializes a known kind through its model, which names some
+ * fields differently from the API (a CRD schema's `x-kubernetes-preserve-unknown-fields` is
+ * `x_kubernetes_preserve_unknown_fields`, `enum` is `_enum`) and drops what it does not find under those
+ * names: a CRD sent as plain API JSON would arrive without them and, no longer structural, be refused.
+ * Deserializing first maps the API's names to the model's, and serializing maps them back.
+ */
+function asModel(o: KubeObject): KubernetesObject {
+  return loadYaml<KubernetesObject>(JSON.stringify(o));
 }
 
 /** client-node 1.4.0 puts the API's Status in `body` as text: its message is what a user needs. */

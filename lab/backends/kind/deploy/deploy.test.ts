@@ -9,6 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { startServer } from '../../../kube-api/kube-api.test-support.ts';
 import type { KubeApiTestServer } from '../../../kube-api/server.ts';
 import { dualStackServiceRange } from '../../../kube-api/service-strategy.ts';
+import { installBundle } from '../../../../core/k8s/bundle/bundle.ts';
 import { readTopology } from '../../../model/index.ts';
 import { ClusterStandIn } from './cluster-stand-in.test-support.ts';
 import { deployLab } from './index.ts';
@@ -90,12 +91,33 @@ describe('deployLab against the API test server', () => {
         name: 'lab-l2',
       }),
     ).toBeDefined();
+    // kind's control plane is no lab node: it keeps its exclusion label, so it never announces
     const cp = await server.get({ apiVersion: 'v1', kind: 'Node', name: 'lab-control-plane' });
-    expect(Object.keys((cp?.metadata.labels as Record<string, string>) ?? {})).not.toContain(excludeLabel);
+    expect(Object.keys((cp?.metadata.labels as Record<string, string>) ?? {})).toContain(excludeLabel);
 
     expect([...lab.services]).toEqual([['web', ['198.18.100.10', '2001:db8:100::10']]]);
     expect([...lab.speakers.keys()].sort()).toEqual(nodes);
     expect(lines).toContain('Service lab/web: 198.18.100.10, 2001:db8:100::10');
+  });
+
+  it('sends every CRD whole: the schema fields client-node names otherwise (x-kubernetes-*, enum) arrive', async () => {
+    const { server, kubeconfig, topology } = await setUp();
+    await deployLab(kubeconfig, topology, { image, timeoutMs: 10_000 });
+    const crds = installBundle({ namespace: 'metallb-system', image, crds: true, webhooks: true }).filter(
+      (o) => o.kind === 'CustomResourceDefinition',
+    ) as { metadata: { name: string }; spec: unknown }[];
+    const schemas = JSON.stringify(crds.map((c) => c.spec));
+    // what makes a MetalLB CRD structural and its enums checked is in what the bundle holds
+    expect(schemas).toContain('"x-kubernetes-preserve-unknown-fields":true');
+    expect(schemas).toContain('"enum":[');
+    for (const crd of crds) {
+      const stored = await server.get({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        name: crd.metadata.name,
+      });
+      expect(stored?.['spec'], crd.metadata.name).toEqual(crd.spec);
+    }
   });
 
   it('retries MetalLB resources while the webhook is unreachable (500), as a user re-running apply would', async () => {
