@@ -1,6 +1,6 @@
 /**
- * Waits the way `kubectl rollout status` judges a rollout, and prepares nodes as MetalLB's e2e does:
- * what a user's install waits for before trusting the cluster with traffic.
+ * Waits the way `kubectl rollout status` judges a rollout: what a user's install waits for before
+ * trusting the cluster with traffic.
  */
 import {
   AppsV1Api,
@@ -13,7 +13,7 @@ import type { V1DaemonSet, V1Deployment, V1Service } from '@kubernetes/client-no
 import { agentLabels, names } from '../../../../core/k8s/bundle/names.ts';
 import { waitUntil, type WaitOptions } from './wait.ts';
 
-/** kind puts it on the control plane; MetalLB's e2e removes it so every node can announce. */
+/** kind puts it on the control plane, which the lab leaves so: only the topology's nodes (workers) announce. */
 export const excludeLabel = 'node.kubernetes.io/exclude-from-external-load-balancers';
 
 /** Complete when the controller saw the latest spec and every replica is updated and available. */
@@ -75,14 +75,6 @@ export class Rollout {
   async agents(namespace: string, o: WaitOptions): Promise<void> {
     await this.deployment(namespace, names.controller, o);
     await this.daemonSet(namespace, names.speaker, o);
-  }
-
-  /** Removes the exclusion label from every node that has it; returns those nodes' names. */
-  async includeAllNodes(): Promise<string[]> {
-    const nodes = await this.core.listNode({ labelSelector: excludeLabel });
-    const names = nodes.items.map((n) => n.metadata?.name ?? '');
-    for (const name of names) await setExcluded(this.core, name, false);
-    return names;
   }
 
   /** Waits until the Service has an address of each of its IP families; returns them. */
