@@ -45,8 +45,11 @@ export class FakeLab implements RunningLab {
     return ['n1', 'n2', 'n3'];
   }
 
+  /** Every Service's addresses (a dual-stack pair unless a test says otherwise). */
+  addresses = ['198.18.0.192', '2001:db8::100'];
+
   serviceAddresses(): string[] {
-    return ['198.18.0.192', '2001:db8::100'];
+    return this.addresses;
   }
 
   probe(_client: string, _target: string, o: { seconds: number }): Promise<ProbeSummary> {

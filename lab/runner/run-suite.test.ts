@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Topology } from '../model/topology.ts';
 import type { Backend, Capability } from './backend.ts';
 import { FakeLab } from './fake-lab.test-support.ts';
+import { NotApplicableError } from './checks.ts';
 import { repeatSeed } from './repeats.ts';
 import { runSuite, scenarioSeed } from './run-suite.ts';
 import { scenario } from './scenario.ts';
@@ -61,6 +62,9 @@ describe('runSuite', () => {
           throw new Error('backend exploded');
         }),
         scenario('needs bgp', { needs: ['l2', 'bgp', 'bfd'] }, async () => {}),
+        scenario('wrong family', {}, async () => {
+          throw new NotApplicableError('service web is single-stack IPv4 in this topology');
+        }),
       ],
     });
     expect(result.scenarios.map((s) => [s.name, s.status, s.reason ?? ''])).toEqual([
@@ -69,9 +73,10 @@ describe('runSuite', () => {
       ['check fails', 'fail', 'never: not within 10 ms'],
       ['throws', 'error', 'backend exploded'],
       ['needs bgp', 'not-applicable', 'the fake backend lacks bgp (no routers here), bfd'],
+      ['wrong family', 'not-applicable', 'service web is single-stack IPv4 in this topology'],
     ]);
     expect(done).toEqual(result.scenarios.map((s) => `${s.name}: ${s.status}`));
-    expect(labs).toHaveLength(4);
+    expect(labs).toHaveLength(5);
     expect(labs.every((l) => l.downCalls === 1)).toBe(true);
     expect(result).toMatchObject({ schemaVersion: 1, runId: 'abc123', seed: 1, backend: 'fake' });
   });

@@ -6,7 +6,7 @@ import { keyFigures } from '../../reports/format.ts';
 import { schemaVersion } from '../../reports/result.ts';
 import type { Topology } from '../model/topology.ts';
 import type { Backend } from './backend.ts';
-import { CheckFailedError } from './checks.ts';
+import { CheckFailedError, NotApplicableError } from './checks.ts';
 import type { Progress } from './progress.ts';
 import { aggregateRepeats, repeatSeed, type RepeatRun } from './repeats.ts';
 import type { Scenario } from './scenario.ts';
@@ -160,7 +160,12 @@ async function runOnce(
       reason = `gate ${failed.map((g) => `${g.name} ${g.threshold} (was ${g.value ?? 'missing'})`).join(', ')} failed`;
     }
   } catch (err) {
-    status = err instanceof CheckFailedError ? 'fail' : 'error';
+    status =
+      err instanceof NotApplicableError
+        ? 'not-applicable'
+        : err instanceof CheckFailedError
+          ? 'fail'
+          : 'error';
     reason = (err as Error).message;
   } finally {
     await lab.down();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '../../reports/result.ts';
-import { CheckFailedError } from './checks.ts';
+import { CheckFailedError, NotApplicableError } from './checks.ts';
 import { FakeLab } from './fake-lab.test-support.ts';
 import { ScenarioLab } from './scenario-lab.ts';
 
@@ -132,6 +132,24 @@ describe('scenario DSL', () => {
     const { lab } = setup();
     expect(lab.service('web').address()).toBe('198.18.0.192');
     expect(lab.service('web').address(6)).toBe('2001:db8::100');
+  });
+
+  it('a Service single-stack in the other family makes the scenario not applicable; none at all is an error', () => {
+    const { lab, fake } = setup();
+    fake.addresses = ['198.18.0.192'];
+    expect(() => lab.service('web').address(6)).toThrowError(
+      new NotApplicableError('service web is single-stack IPv4 in this topology; the scenario probes IPv6'),
+    );
+    fake.addresses = [];
+    const none = (() => {
+      try {
+        lab.service('web').address();
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(none).toEqual(new Error('service web has no IPv4 address'));
+    expect(none).not.toBeInstanceOf(NotApplicableError);
   });
 
   it('a rolling restart restarts every node in turn', async () => {

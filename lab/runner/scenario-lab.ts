@@ -5,7 +5,7 @@ import { Random } from '../../core/runtime/random.ts';
 import type { Impairment } from '../model/topology.ts';
 import type { KubernetesControl, NodeControl, ProbeOptions, RunningLab } from './backend.ts';
 import { evaluateGate } from '../../reports/index.ts';
-import { CheckFailedError, conditionOf, type Threshold } from './checks.ts';
+import { CheckFailedError, conditionOf, NotApplicableError, type Threshold } from './checks.ts';
 
 /** Records a timeline event now, or at `atMs` when it happened earlier (e.g. a gap found afterwards). */
 type Note = (event: Omit<TimelineEvent, 'atMs'> & { atMs?: number }) => void;
@@ -48,9 +48,15 @@ export class ScenarioLab {
     return {
       /** The service's address of a family (IPv4 by default). */
       address: (family: 4 | 6 = 4): string => {
-        const found = this.lab.serviceAddresses(name).find((a) => (family === 6) === a.includes(':'));
-        if (!found) throw new Error(`service ${name} has no IPv${family} address`);
-        return found;
+        const addresses = this.lab.serviceAddresses(name);
+        const found = addresses.find((a) => (family === 6) === a.includes(':'));
+        if (found) return found;
+        // Addresses of the other family only: the topology made the Service single-stack in it.
+        if (addresses.length > 0)
+          throw new NotApplicableError(
+            `service ${name} is single-stack IPv${family === 4 ? 6 : 4} in this topology; the scenario probes IPv${family}`,
+          );
+        throw new Error(`service ${name} has no IPv${family} address`);
       },
       /** externalTrafficPolicy Local: the Service's ready endpoints are on `nodes` from now on. */
       moveEndpoints: async (nodes: readonly string[]): Promise<void> => {

@@ -161,8 +161,8 @@ function ipFamilyFromEnv(): KindIpFamily | undefined {
 /**
  * The lab image (lab/images/lab-image.ts: lblab's own build on a base with FRR and the lab's tools, and
  * the probes' echo server, which the plain lblab image lacks and the echo pods run), built or reused by
- * its content tag: on LBLAB_IMAGE_BASE when given (the GitHub job's node:20-bookworm-slim), on the
- * locally made base otherwise.
+ * its content tag: on LBLAB_IMAGE_BASE when given (an image with Node 20 such as node:20-bookworm-slim,
+ * where a registry answers), else on the base made here with debootstrap (what the GitHub kind job does).
  */
 async function labImage(engine: DockerEngine, log: (line: string) => void): Promise<string> {
   // Loaded here: the image builder is a development dependency that lblab's own image does not carry.

@@ -26,7 +26,7 @@ export function registerLabCommands(program: Command): void {
     .command('up')
     .description(
       'build a topology and print its manifest (hosts, namespaces, interfaces, addresses, MACs, services, ' +
-        'announcers); with --backend netns or docker the lab keeps running until `lblab lab down --run-id RUN_ID`',
+        'announcers); with --backend netns, docker or kind the lab keeps running until `lblab lab down --run-id RUN_ID`',
     )
     .requiredOption('--topology <file>', 'topology YAML')
     .option(
