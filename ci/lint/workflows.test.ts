@@ -151,12 +151,13 @@ describe('GitHub workflows', () => {
     expect(new Set(entries.map((e) => e['ipFamily']))).toEqual(new Set(['dual', 'ipv4', 'ipv6']));
     const expected = { ipv4: [['IPv4']], ipv6: [['IPv6']], dual: [['IPv4', 'IPv6']] };
     for (const e of entries) {
-      const read = await readTopology(join(repo, e['topology']!));
+      const file = String(e['topology']);
+      const read = await readTopology(join(repo, file));
       if (!read.ok) throw new Error(read.errors.map((x) => x.message).join('\n'));
       const families = read.topology.services.map((s) =>
         s.ipFamilyPolicy === 'RequireDualStack' ? ['IPv4', 'IPv6'] : (s.ipFamilies ?? []),
       );
-      expect(families, e['topology']).toEqual(expected[e['ipFamily'] as keyof typeof expected]);
+      expect(families, file).toEqual(expected[e['ipFamily'] as keyof typeof expected]);
     }
     // The kind project's tests make clusters of their own: one entry runs them, not every one.
     expect(entries.filter((e) => e['vitest'])).toHaveLength(1);
