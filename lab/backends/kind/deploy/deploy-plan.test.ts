@@ -88,6 +88,17 @@ describe('the kind lab deploy plan', () => {
     }
   });
 
+  it('makes a Service externalTrafficPolicy Local unless the topology says Cluster: the receiving node answers', async () => {
+    const { topology } = await planFor('topologies/l2-three-nodes.yaml');
+    const configs = await readConfigFiles(topology.configFiles);
+    const policy = (t: Topology) =>
+      deployPlan(t, configs, { image }).services[0]?.service.spec?.externalTrafficPolicy;
+    expect(topology.services[0]?.externalTrafficPolicy).toBeUndefined();
+    expect(policy(topology)).toBe('Local');
+    const cluster = { ...topology.services[0]!, externalTrafficPolicy: 'Cluster' as const };
+    expect(policy({ ...topology, services: [cluster] })).toBe('Cluster');
+  });
+
   it('carries externalTrafficPolicy, IP families, annotations and pinned endpoints as the topology says', async () => {
     const { topology } = await planFor('topologies/l2-three-nodes.yaml');
     const local: Topology = {

@@ -158,7 +158,11 @@ function labService(s: ServiceSpec, topology: Topology, image: string): LabServi
       type: 'LoadBalancer',
       selector: labels,
       ports,
-      ...(s.externalTrafficPolicy !== undefined && { externalTrafficPolicy: s.externalTrafficPolicy }),
+      // Local unless the topology says otherwise: on every other backend the node a probe reaches is the
+      // one that answers it. With Cluster, kube-proxy would send each flow to any node's echo pod, so the
+      // reply would not name the announcing node, and after a failover flows could still go to the dead
+      // node's pod until its node is NotReady (50 s). Every node has an echo pod, so every node may announce.
+      externalTrafficPolicy: s.externalTrafficPolicy ?? 'Local',
       ...(s.ipFamilyPolicy !== undefined && { ipFamilyPolicy: s.ipFamilyPolicy }),
       ...(s.ipFamilies !== undefined && { ipFamilies: [...s.ipFamilies] }),
     },
