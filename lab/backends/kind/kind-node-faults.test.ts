@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silenceRuleset, unsilenceRuleset } from '../netns/silence.ts';
 import type { KindNode } from './kind-cluster.ts';
 import { KindNodeFaults } from './kind-node-faults.ts';
@@ -6,6 +6,7 @@ import { standIns, type StandIns } from './kind-standins.test-support.ts';
 
 let tools: StandIns | undefined;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await tools?.remove();
   tools = undefined;
 });
@@ -25,6 +26,11 @@ const cp: KindNode = {
   container: 'lblab-abc123-control-plane',
   id: 'e',
 };
+
+/** `docker inspect` of n2, running as process 4343. */
+const running = JSON.stringify([
+  { Name: `/${n2.container}`, State: { Running: true, Pid: 4343 }, NetworkSettings: { Networks: {} } },
+]);
 
 async function faults(): Promise<{ f: KindNodeFaults; argv: () => Promise<string[][]> }> {
   tools = await standIns({ docker: [{ when: 'exec*', stdout: '' }] });
@@ -51,17 +57,27 @@ describe('KindNodeFaults against a stand-in docker', () => {
     ]);
   });
 
-  it('hangs a node by dropping all its traffic inside it before pausing it, and undoes both in reverse', async () => {
-    const { f, argv } = await faults();
+  it("hangs a node by dropping all its traffic in its namespace (the host's nft) before pausing it, and undoes both in reverse", async () => {
+    tools = await standIns({
+      docker: [{ when: 'inspect*', stdout: running }],
+      nsenter: [{ when: '--target 4343 --net -- nft -f *', stdout: '' }],
+    });
+    vi.stubEnv('PATH', `${tools.dir}:${process.env['PATH']}`);
+    const f = new KindNodeFaults(tools, network);
     await f.control(n2).hang();
     await f.control(n2).resume();
-    expect(await argv()).toEqual([
-      ['exec', '-i', n2.container, 'nft', '-f', '-'],
-      ['pause', n2.container],
-      ['unpause', n2.container],
-      ['exec', '-i', n2.container, 'nft', '-f', '-'],
+    const calls = (await tools.calls()).map((c) =>
+      [c.tool, ...c.args].join(' ').replace(/\/tmp\/\S+/, 'FILE'),
+    );
+    expect(calls).toEqual([
+      `docker inspect ${n2.container}`,
+      'nsenter --target 4343 --net -- nft -f FILE',
+      `docker pause ${n2.container}`,
+      `docker inspect ${n2.container}`,
+      'nsenter --target 4343 --net -- nft -f FILE',
+      `docker unpause ${n2.container}`,
     ]);
-    expect(await tools!.stdin()).toBe(silenceRuleset() + unsilenceRuleset());
+    expect(await tools.stdin()).toBe(silenceRuleset() + unsilenceRuleset());
     expect(silenceRuleset()).toMatch(/hook input priority -400; policy drop/);
   });
 

@@ -5,7 +5,8 @@
  *
  * - crash: the node leaves the lab network (its neighbours lose it at once, as on a pulled cable), then
  *   its container is killed: no goodbye from the speaker or the kubelet.
- * - hang: every packet in and out dropped inside the node (nftables, the netns backend's ruleset), then
+ * - hang: every packet in and out dropped in the node's network namespace (nftables, the netns backend's
+ *   ruleset, loaded by the runner's nft entered from the host: the node image need not have nft), then
  *   the container paused: a paused container's kernel would still answer ARP and ICMP without the drop.
  * - link down/up: disconnected from / connected again to the lab network with the same addresses (the
  *   Kubernetes node's InternalIP must not change).
@@ -13,8 +14,10 @@
  */
 import type { NodeControl } from '../../runner/backend.ts';
 import { silenceRuleset, unsilenceRuleset } from '../netns/silence.ts';
+import { withTempFile } from '../netns/temp-file.ts';
 import type { KindExecutables, KindNode } from './kind-cluster.ts';
 import { runTool } from './kind-exec.ts';
+import { inspectKindNodes } from './kind-node-netns.ts';
 
 const FAULT_TIMEOUT_MS = 30_000;
 
@@ -43,13 +46,22 @@ export class KindNodeFaults {
   }
 
   async hang(node: KindNode): Promise<void> {
-    await this.docker(['exec', '-i', node.container, 'nft', '-f', '-'], silenceRuleset());
+    await this.nft(node, 'silence.nft', silenceRuleset());
     await this.docker(['pause', node.container]);
   }
 
+  /** The filter goes first, so the node's processes wake to a working network (as netns's unsilence). */
   async resume(node: KindNode): Promise<void> {
+    await this.nft(node, 'unsilence.nft', unsilenceRuleset());
     await this.docker(['unpause', node.container]);
-    await this.docker(['exec', '-i', node.container, 'nft', '-f', '-'], unsilenceRuleset());
+  }
+
+  /** Loads `ruleset` in the node's network namespace; a paused node's namespace is there all the same. */
+  private async nft(node: KindNode, name: string, ruleset: string): Promise<void> {
+    const [now] = await inspectKindNodes(this.tools, this.network, [node]);
+    if (!now?.netns) throw new Error(`kind node ${node.lab} (${node.container}) is not running`);
+    const netns = now.netns;
+    await withTempFile(name, ruleset, (file) => netns.exec(['nft', '-f', file]));
   }
 
   disconnect(node: KindNode): Promise<string> {
