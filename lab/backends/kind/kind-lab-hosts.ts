@@ -20,7 +20,7 @@ import { LabRouters } from '../netns/lab-routers.ts';
 import { ProberClient } from '../netns/prober-client.ts';
 import { routerSpecs } from '../netns/router-specs.ts';
 import { runTool } from './kind-exec.ts';
-import type { KindCluster, KindExecutables } from './kind-cluster.ts';
+import type { KindCluster, KindExecutables, KindNode } from './kind-cluster.ts';
 import { KindAnnouncers } from './kind-announcers.ts';
 import { checkImpairable } from './kind-impairment.ts';
 import type { FabricWires } from './kind-partitions.ts';
@@ -46,13 +46,32 @@ export class KindLabHosts {
   private probeIds = 0;
   private readonly asker: KindAnnouncers;
 
+  /**
+   * Puts back `node`'s routes to the segments behind the routers: a node taken off the network lost the
+   * routes through its interface, and a revived one starts with a fresh namespace.
+   */
+  rejoined(node: string): Promise<void> {
+    return this.addReturnRoutes(this.cluster.nodes.filter((n) => n.lab === node));
+  }
+
+  private async addReturnRoutes(nodes: readonly KindNode[]): Promise<void> {
+    for (const r of returnRoutes(this.topology, nodes))
+      await runTool(
+        this.tools.docker,
+        ['exec', r.container, 'ip', 'route', 'replace', r.prefix, 'via', r.via],
+        {
+          timeoutMs: 30_000,
+        },
+      );
+  }
+
   private constructor(
     private readonly topology: Topology,
     private readonly fabric: LabFabric,
     private readonly cluster: KindCluster,
     /** The topology's segments the lblab-nodes attach to: all of them are the kind network. */
     private readonly nodeSegments: ReadonlySet<string>,
-    tools: KindExecutables,
+    private readonly tools: KindExecutables,
     private readonly dir: string,
   ) {
     this.routers = new LabRouters(
@@ -104,14 +123,7 @@ export class KindLabHosts {
       await mkdtemp(join(tmpdir(), `lblab-${o.runId}-`)),
     );
     try {
-      for (const r of returnRoutes(topology, cluster.nodes))
-        await runTool(
-          o.tools.docker,
-          ['exec', r.container, 'ip', 'route', 'replace', r.prefix, 'via', r.via],
-          {
-            timeoutMs: 30_000,
-          },
-        );
+      await hosts.addReturnRoutes(cluster.nodes);
       await hosts.routers.startAll(specs, o);
       await hosts.routers.waitPeered(ROUTER_PEERING_MS, o);
       const programs = new LabPrograms(hosts.dir, false);

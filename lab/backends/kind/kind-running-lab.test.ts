@@ -105,6 +105,7 @@ async function lab(): Promise<{ lab: KindRunningLab; t: StandIns; runDir: string
       hostCalls.push(`impair ${host} ${iface} ${impairment?.delayMs}`),
       Promise.resolve()
     ),
+    rejoined: (node) => (hostCalls.push(`rejoined ${node}`), Promise.resolve()),
     // The client c1 runs nft as the fabric's containers do; what it was given is kept.
     wires: {
       hosts: new Map([
@@ -231,11 +232,12 @@ describe('KindRunningLab', () => {
     await l.node('n2').linkUp();
     expect((await t.calls()).slice(linked).filter((c) => c.args.at(-2) === '-f')).toHaveLength(2);
 
-    // Without a partition in force, a revival touches nothing else.
+    // Without a partition in force, a revival touches nothing else; each time, the routes came back.
     await l.heal();
     const healed = (await t.calls()).length;
     await l.node('n1').revive();
     expect((await t.calls()).slice(healed).map((c) => c.args[0])).toEqual(['network', 'start']);
+    expect(hostCalls).toEqual(['rejoined n1', 'rejoined n2', 'rejoined n1']);
   });
 
   it('moves endpoints through the deploy side, naming the nodes by their Kubernetes names', async () => {

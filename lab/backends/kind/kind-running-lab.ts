@@ -27,7 +27,7 @@ import { applyKindPartitions } from './kind-partitions.ts';
 /** What the running lab needs of its routers and clients. */
 export type KindHosts = Pick<
   KindLabHosts,
-  'probe' | 'carrier' | 'nexthops' | 'announcers' | 'destroy' | 'wires' | 'impair'
+  'probe' | 'carrier' | 'nexthops' | 'announcers' | 'destroy' | 'wires' | 'impair' | 'rejoined'
 >;
 
 /** The image the lab deployed and the same build under the tag an upgrade moves to, both in the nodes. */
@@ -81,10 +81,12 @@ export class KindRunningLab implements RunningLab {
 
   node(name: string): NodeControl {
     const control = this.faults.control(this.kindNode(name));
-    // A node back on the lab network has a new interface (and Docker may give it a new MAC): the
-    // partitions in force are written again, on it and on every host that drops its frames.
+    // A node back on the lab network has a new interface (and Docker may give it a new MAC): its routes
+    // behind the routers are added again, and the partitions in force written again, on it and on every
+    // host that drops its frames.
     const rejoined = (back: () => Promise<void>) => async () => {
       await back();
+      await this.hosts.rejoined(name);
       if (this.partitions.length > 0) await this.applyPartitions();
     };
     return { ...control, revive: rejoined(control.revive), linkUp: rejoined(control.linkUp) };

@@ -106,7 +106,9 @@ function withImage(ds: KubeObject, image: string): KubeObject {
         ...spec.template,
         spec: {
           ...spec.template.spec,
-          containers: spec.template.spec.containers.map((c) => ({ ...c, image })),
+          containers: spec.template.spec.containers.map((c) =>
+            c.name === names.speaker ? { ...c, image } : c,
+          ),
         },
       },
     },
