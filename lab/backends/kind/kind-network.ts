@@ -96,7 +96,10 @@ export function networkCreateArgs(spec: KindNetworkSpec): string[] {
     ...spec.subnets.flatMap((s) => ['--subnet', s.subnet, '--gateway', s.gateway, '--ip-range', s.nodeRange]),
     '--label',
     `${RUN_LABEL}=${spec.runId}`,
-    // kind's own network masquerades, so node containers reach the host's registry mirror if any.
+    // Not --internal, as the lab's other networks are: kind publishes the API server's port on the host,
+    // which Docker does not do on an internal network, and kind then fails to find it
+    // (kubernetes-sigs/kind#2776). Masqueraded as kind's own network is, so anything leaving it (MetalLB's
+    // image pulls from quay.io) leaves with the runner's address, never a lab address.
     '--opt',
     'com.docker.network.bridge.enable_ip_masquerade=true',
     spec.name,
