@@ -304,8 +304,12 @@ export class L2Announcer {
   }
 }
 
-/** Ownership changes worked off per turn of the event loop: a few milliseconds of frames and events. */
-const PER_TURN = 256;
+/**
+ * Ownership changes worked off per turn of the event loop. Each costs frames, timers and an event: on a
+ * slow, loaded machine 0.15–0.6 ms, so 256 a turn blocked the liveness thread for 35–146 ms, and with the
+ * rest of a 10,000-Service burst long enough for peers to declare the node dead; 32 keeps a turn short.
+ */
+const PER_TURN = 32;
 
 type Pending =
   | { kind: 'released' | 'took-over'; change: OwnershipChange; reason: string }
