@@ -14,8 +14,6 @@ export interface ToolCall {
   timeoutMs: number;
   /** Added to this process's environment (e.g. KIND_EXPERIMENTAL_DOCKER_NETWORK). */
   env?: Record<string, string>;
-  /** Written to the command's stdin (e.g. an nftables ruleset for `docker exec -i … nft -f -`). */
-  input?: string;
 }
 
 /** Runs `file args`, returns its stdout (final newline stripped). */
@@ -24,7 +22,6 @@ export async function runTool(file: string, args: readonly string[], o: ToolCall
     const r = await execa(file, args, {
       timeout: o.timeoutMs,
       ...(o.env && { env: o.env }),
-      ...(o.input !== undefined && { input: o.input }),
     });
     return r.stdout;
   } catch (err) {

@@ -33,7 +33,7 @@ const running = JSON.stringify([
 ]);
 
 async function faults(): Promise<{ f: KindNodeFaults; argv: () => Promise<string[][]> }> {
-  tools = await standIns({ docker: [{ when: 'exec*', stdout: '' }] });
+  tools = await standIns({});
   const t = tools;
   return { f: new KindNodeFaults(t, network), argv: async () => (await t.calls()).map((c) => c.args) };
 }

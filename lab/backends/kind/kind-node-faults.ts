@@ -27,11 +27,8 @@ export class KindNodeFaults {
     private readonly network: string,
   ) {}
 
-  private docker(args: string[], input?: string): Promise<string> {
-    return runTool(this.tools.docker, args, {
-      timeoutMs: FAULT_TIMEOUT_MS,
-      ...(input !== undefined && { input }),
-    });
+  private docker(args: string[]): Promise<string> {
+    return runTool(this.tools.docker, args, { timeoutMs: FAULT_TIMEOUT_MS });
   }
 
   async crash(node: KindNode): Promise<void> {
