@@ -4,6 +4,7 @@ import type { L2Announcer, OwnedVip } from '../l2/announcer/index.ts';
 import { l2AssignmentSteps, type L2Assignment, type L2AssignmentOptions } from '../l2/election/index.ts';
 import type { Change, Membership } from '../membership/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
+import { advanceFor } from '../runtime/time-slice.ts';
 import { mainReason, type OwnershipCounts, type OwnershipReason } from './ownership-reason.ts';
 import { electionDiff, ownedBy } from './election-diff.ts';
 import { interfacesByNode } from './published-interfaces.ts';
@@ -65,9 +66,13 @@ export class L2Speaker {
   /** The triggers' texts, to fold repeats without a scan: a mass start brings one per cluster node. */
   private triggerSet = new Set<string>();
   private reasons = new Set<OwnershipReason>();
-  /** The election under way, a step per turn of the event loop, and what started it. */
+  /**
+   * The election under way and what started it: a time budget's worth of steps per turn of the event loop,
+   * first electing, then (once the announcer has its addresses) logging what changed.
+   */
   private job:
-    { steps: Generator<void, L2Assignment[]>; trigger: string; reasons: Set<OwnershipReason> } | undefined;
+    | { steps: Generator<void, void>; trigger: string; reasons: Set<OwnershipReason>; announced: boolean }
+    | undefined;
   private readonly counts: OwnershipCounts = { gained: {}, lost: {} };
   private readonly electedListeners = new Set<() => void>();
 
@@ -147,8 +152,8 @@ export class L2Speaker {
   /**
    * Changes arrive in bursts (a death is learned from several peers, a config reload touches many
    * services): they are folded into one election at the end of the current instant, which costs no time.
-   * An election runs in steps, one per turn of the event loop, so 10,000 services never block the loop for
-   * long; changes that arrive meanwhile get the next election, except a membership change (`urgent`), which
+   * An election runs in steps, a time budget's worth per turn of the event loop, so 10,000 services never
+   * block the loop for long; changes that arrive meanwhile get the next election, except a membership change (`urgent`), which
    * starts over at once: a dead node's addresses must not wait for an election over the old view to end.
    */
   private recompute(trigger: string, reason: OwnershipReason, urgent = false): void {
@@ -157,7 +162,8 @@ export class L2Speaker {
       this.triggers.push(trigger);
     }
     this.reasons.add(reason);
-    if (this.job !== undefined && urgent) {
+    // An election whose result is announced already only has its log lines to write: it finishes.
+    if (this.job !== undefined && urgent && !this.job.announced) {
       this.triggers.unshift(this.job.trigger);
       this.triggerSet.add(this.job.trigger);
       for (const r of this.job.reasons) this.reasons.add(r);
@@ -177,38 +183,51 @@ export class L2Speaker {
     const { snapshot, config, deps } = this;
     if (this.leaving || !snapshot || !config || !deps.membership.synced()) return;
     const assign = deps.assign ?? l2AssignmentSteps;
-    const steps = assign(
+    const election = assign(
       snapshot,
       config,
       deps.membership.alive(),
       interfacesByNode(deps.membership.members()),
       deps.election,
     );
-    this.job = { steps, trigger, reasons };
+    const job = { trigger, reasons, announced: false, steps: this.electionJob(election, trigger, reasons) };
+    this.job = job;
     this.step();
   }
 
   private step(): void {
     const job = this.job;
     if (job === undefined || this.leaving) return;
-    const next = job.steps.next();
-    if (!next.done) {
+    if (!advanceFor(job.steps, this.deps.clock).done) {
       this.timers.arm('step', 0, () => this.step());
       return;
     }
     this.job = undefined;
-    this.announce(next.value, job.trigger, mainReason(job.reasons));
     if (this.triggers.length > 0) this.timers.arm('recompute', 0, () => this.elect());
   }
 
-  private announce(results: readonly L2Assignment[], trigger: string, reason: OwnershipReason): void {
-    const { deps } = this;
-    if (results !== this.last) this.recordChanges(results, trigger, reason);
+  /**
+   * Elects, hands the announcer this node's addresses in a turn of its own, then logs what changed: a
+   * failover's announcement waits for neither the log nor the diff of 10,000 Services behind it.
+   */
+  private *electionJob(
+    election: Generator<void, L2Assignment[]>,
+    trigger: string,
+    reasons: ReadonlySet<OwnershipReason>,
+  ): Generator<void, void> {
+    const results = yield* election;
+    yield;
+    const before = this.last;
     this.last = results;
+    this.job!.announced = true;
     const owned: OwnedVip[] = [];
-    for (const { ips, result } of ownedBy(results, deps.node))
+    for (const { ips, result } of ownedBy(results, this.deps.node))
       if (result.owner !== undefined) for (const ip of ips) owned.push({ ip, interfaces: result.interfaces });
-    deps.announcer.setOwned(owned, trigger);
+    this.deps.announcer.setOwned(owned, trigger);
+    if (results !== before) {
+      yield;
+      yield* this.recordChanges(before, results, trigger, mainReason(reasons));
+    }
     for (const l of this.electedListeners) l();
   }
 
@@ -218,7 +237,12 @@ export class L2Speaker {
    * services is one screen, not 10,000 lines from every speaker. The changes themselves are worked out
    * once per pair of elections (election-diff.ts), shared by every speaker that holds the same two.
    */
-  private recordChanges(results: readonly L2Assignment[], trigger: string, reason: OwnershipReason): void {
+  private *recordChanges(
+    before: readonly L2Assignment[],
+    results: readonly L2Assignment[],
+    trigger: string,
+    reason: OwnershipReason,
+  ): Generator<void, void> {
     const self = this.deps.node;
     const count = (change: 'gained' | 'lost') =>
       (this.counts[change][reason] = (this.counts[change][reason] ?? 0) + 1);
@@ -228,7 +252,11 @@ export class L2Speaker {
     };
     const concernsUs = (...owners: (string | undefined)[]) =>
       this.deps.logOwnership !== 'own-services' || owners.includes(self);
-    for (const step of electionDiff(this.last, results)) {
+    const diff = electionDiff(before, results);
+    for (let k = 0; k < diff.length; k++) {
+      // Each line is a write to the log: a few at a time, so the loop turns between them.
+      if (k % LINES_PER_STEP === LINES_PER_STEP - 1) yield;
+      const step = diff[k]!;
       if (step.kind === 'gone') {
         const a = step.was;
         if (a.result.owner === self) count('lost');
@@ -278,3 +306,6 @@ function keyOf(a: L2Assignment): string {
 
 /** Ownership lines one election logs at most; the rest is summed up in one line. */
 const MAX_OWNERSHIP_LINES = 100;
+
+/** Services' changes recordChanges goes through between yields. */
+const LINES_PER_STEP = 10;

@@ -22,8 +22,11 @@ export interface L2Assignment {
   readonly result: ElectionResult;
 }
 
-/** Services an election step handles before it yields (l2AssignmentSteps), a few milliseconds' work. */
-export const SERVICES_PER_STEP = 500;
+/**
+ * Services an election step handles before it yields (l2AssignmentSteps): well under a millisecond's
+ * work, so a caller can stop a turn close to its time budget (runtime/time-slice.ts).
+ */
+export const SERVICES_PER_STEP = 25;
 
 /**
  * Elects the announcing node of every LoadBalancer service whose ingress addresses come from a pool some
@@ -45,8 +48,9 @@ export function l2Assignments(
 }
 
 /**
- * The same election in steps of SERVICES_PER_STEP services: a speaker with 10,000 Services runs one step
- * per turn of its event loop, so no turn is long. What a step reads of a Service (its addresses, its pool,
+ * The same election in steps of SERVICES_PER_STEP services, after a first step that gathers the cluster
+ * view and groups the EndpointSlices: a speaker with 10,000 Services runs as many steps per turn of its
+ * event loop as its time budget allows, so no turn is long. What a step reads of a Service (its addresses, its pool,
  * its EndpointSlices) is remembered per object, so elections after a membership change, on the same
  * snapshot, redo only the choice of owner.
  */
@@ -60,6 +64,7 @@ export function* l2AssignmentSteps(
   const view = clusterView(snapshot.nodes, aliveSpeakers, interfacesByNode, options);
   const plans = new Map<IPAddressPool, PoolPlan>();
   const slices = slicesByService(snapshot.endpointSlices);
+  yield;
   const out: L2Assignment[] = [];
   let done = 0;
   for (const svc of snapshot.services) {

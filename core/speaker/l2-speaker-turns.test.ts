@@ -1,0 +1,161 @@
+/**
+ * A speaker with thousands of Services on a machine where work takes time: the election and its log are
+ * spread over many short turns of the event loop, the announcer hears the result before the log is
+ * written, and a node's death that arrives while the log is written does not take the result back.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ClusterSnapshot } from '../cluster/types.ts';
+import { loadConfig, type LbConfig } from '../config/index.ts';
+import { endpoint, node, service, slice } from '../l2/election/test-fixtures.ts';
+import type { Change, Member } from '../membership/index.ts';
+import type { Clock, Timer } from '../runtime/clock.ts';
+import { TURN_BUDGET_MS } from '../runtime/time-slice.ts';
+import { L2Speaker } from './l2-speaker.ts';
+import { interfacesMeta } from './published-interfaces.ts';
+import { Prefix } from '../net/index.ts';
+
+const names = ['n1', 'n2', 'n3'];
+const COUNT = 6000;
+
+/**
+ * An event loop whose clock moves as work is done: every reading of the clock costs READ_MS, the way a
+ * step of an election costs time on a real machine. A turn is one timer firing.
+ */
+class WorkingLoop implements Clock {
+  static readonly READ_MS = 0.5;
+  private t = 0;
+  private readonly queue: { name: string; fire: () => void; cancelled: boolean }[] = [];
+  /** How long each turn took, in order. */
+  readonly turns: number[] = [];
+
+  now(): number {
+    return (this.t += WorkingLoop.READ_MS);
+  }
+
+  setTimer(name: string, afterMs: number, fire: () => void): Timer {
+    const entry = { name, fire, cancelled: false };
+    this.queue.push(entry);
+    return { name, dueMs: this.t + afterMs, cancel: () => (entry.cancelled = true) };
+  }
+
+  /** Runs turns until nothing is pending, `until` holds, or 10,000 turns have run. */
+  run(until: () => boolean = () => false): void {
+    for (let i = 0; i < 10_000 && this.queue.length > 0 && !until(); i++) {
+      const next = this.queue.shift()!;
+      if (next.cancelled) continue;
+      const start = this.t;
+      next.fire();
+      this.turns.push(this.t - start);
+    }
+  }
+}
+
+function config(): LbConfig {
+  const r = loadConfig([
+    {
+      path: 'l2.yaml',
+      text: `apiVersion: metallb.io/v1beta1
+kind: IPAddressPool
+metadata: { name: p, namespace: metallb-system }
+spec: { addresses: [198.18.32.0/19] }
+---
+apiVersion: metallb.io/v1beta1
+kind: L2Advertisement
+metadata: { name: l2, namespace: metallb-system }
+`,
+    },
+  ]);
+  if (!r.ok) throw new Error('bad test config');
+  return r.config;
+}
+
+function manyServices(): ClusterSnapshot {
+  const ip = (k: number) => `198.18.${32 + (k >> 8)}.${k & 255}`;
+  return {
+    namespaces: [],
+    nodes: names.map((n) => node(n)),
+    services: Array.from({ length: COUNT }, (_, k) => service(`s${k}`, [ip(k)], { namespace: 'bulk' })),
+    endpointSlices: Array.from({ length: COUNT }, (_, k) =>
+      slice(
+        names.map((n) => endpoint(n)),
+        `s${k}`,
+        'bulk',
+      ),
+    ),
+  };
+}
+
+function speakerOn(loop: WorkingLoop) {
+  const events: string[] = [];
+  const alive = new Set(names);
+  const meta = interfacesMeta([{ name: 'eth0', prefixes: [Prefix.parse('198.18.32.0/19')] }]);
+  const members = (): Member[] =>
+    [...alive].map((name) => ({ name, address: '198.18.0.1', state: 'alive', incarnation: 0, meta }));
+  let changed: (c: Change) => void = () => {};
+  let owned = 0;
+  const speaker = new L2Speaker({
+    node: 'n1',
+    clock: loop,
+    membership: {
+      alive: () => new Set(alive),
+      members,
+      synced: () => true,
+      onChange: (l) => ((changed = l), () => {}),
+      onSynced: () => () => {},
+      leave: () => {},
+      stop: () => {},
+    },
+    announcer: {
+      setOwned: (vips) => {
+        owned = vips.length;
+        events.push(`owned ${vips.length}`);
+      },
+      reannounce: () => {},
+      close: () => {},
+    },
+    log: (e) => events.push(`${e.kind}: ${e.message}`),
+  });
+  const die = (name: string) => {
+    alive.delete(name);
+    changed({ node: name, from: 'alive', to: 'dead', reason: 'test' } as Change);
+  };
+  return { speaker, events, die, owned: () => owned };
+}
+
+describe('L2Speaker on a clock that moves with the work', () => {
+  it(`elects over ${COUNT} Services in many turns, none much longer than the budget, and announces before it logs`, () => {
+    const loop = new WorkingLoop();
+    const { speaker, events } = speakerOn(loop);
+    speaker.setConfig(config());
+    speaker.setCluster(manyServices());
+    loop.run();
+    expect(speaker.assignments()).toHaveLength(COUNT);
+    expect(loop.turns.length).toBeGreaterThan(10);
+    // A turn stops once the budget has passed, so it overruns by one step at most: a few log lines here.
+    expect(Math.max(...loop.turns)).toBeLessThan(1.5 * TURN_BUDGET_MS);
+    const firstLine = events.findIndex((e) => e.startsWith('ownership: '));
+    expect(events.findIndex((e) => e.startsWith('owned '))).toBeLessThan(firstLine);
+    expect(events.filter((e) => e.startsWith('ownership: '))).toHaveLength(101);
+  });
+
+  it('a death learned while the log is written: the announcement stands, the log is finished, then the next election runs', () => {
+    const loop = new WorkingLoop();
+    const { speaker, events, die, owned } = speakerOn(loop);
+    speaker.setConfig(config());
+    speaker.setCluster(manyServices());
+    loop.run(() => events.some((e) => e.startsWith('ownership: ')));
+    const before = owned();
+    expect(before).toBeGreaterThan(0);
+    die('n2');
+    loop.run();
+    const summaries = events.filter((e) => / more ownership changes after /.test(e));
+    // The first election's log ends with its summary; the death's election then moves n2's Services.
+    expect(summaries).toHaveLength(2);
+    expect(summaries[0]).toMatch(
+      /after configuration changed, cluster changed; n1 now announces \d+ of 6000/,
+    );
+    expect(summaries[1]).toMatch(/after n2 dead;/);
+    expect(owned()).toBeGreaterThan(before);
+    expect(speaker.owned().length).toBe(owned());
+  });
+});
