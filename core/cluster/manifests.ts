@@ -1,5 +1,5 @@
-import { parseAllDocuments } from 'yaml';
 import type { ClusterSnapshot, EndpointSlice, Namespace, Node, Service } from './types.ts';
+import { readYamlDocuments } from './yaml-documents.ts';
 
 /** A problem in a cluster manifest, located by file, document index and field path. */
 export interface ManifestIssue {
@@ -31,13 +31,13 @@ export function parseClusterManifests(file: string, text: string): ManifestResul
   const snapshot: ClusterSnapshot = { namespaces: [], nodes: [], services: [], endpointSlices: [] };
   const issues: ManifestIssue[] = [];
   const documentOf = new WeakMap<object, number>();
-  parseAllDocuments(text).forEach((doc, document) => {
+  readYamlDocuments(text).forEach((doc, document) => {
     const at = (path: string, message: string) => issues.push({ file, document, path, message });
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors) at('', `YAML: ${e.message.split('\n')[0]}`);
+    if ('errors' in doc) {
+      for (const e of doc.errors) at('', `YAML: ${e}`);
       return;
     }
-    const value: unknown = doc.toJS();
+    const { value } = doc;
     if (value === null || value === undefined) return;
     const items = isObject(value) && value['kind'] === 'List' ? value['items'] : [value];
     if (!Array.isArray(items)) return at('items', 'a List needs an items array');
