@@ -4,6 +4,13 @@ export type IpFamily = 4 | 6;
 
 export const familyBits = (family: IpFamily): number => (family === 4 ? 32 : 128);
 
+/**
+ * Each address's text, written once: the announcer keys its tables by it, thousands of addresses on every
+ * change, and formatting a bigint is microseconds. Kept beside the object, not in it, so equal addresses
+ * stay equal field by field.
+ */
+const texts = new WeakMap<IpAddress, string>();
+
 /** An IPv4 or IPv6 address held as a bigint, so arithmetic works the same for both families. */
 export class IpAddress {
   private constructor(
@@ -59,7 +66,12 @@ export class IpAddress {
   }
 
   toString(): string {
-    return this.family === 4 ? formatV4(this.value) : formatV6(this.value);
+    let text = texts.get(this);
+    if (text === undefined) {
+      text = this.family === 4 ? formatV4(this.value) : formatV6(this.value);
+      texts.set(this, text);
+    }
+    return text;
   }
 }
 
