@@ -13,6 +13,7 @@ import {
 import { IpAddress } from '../../net/index.ts';
 import type { Channel } from '../../runtime/channel.ts';
 import { NamedTimers, type Clock } from '../../runtime/clock.ts';
+import { advanceFor } from '../../runtime/time-slice.ts';
 import type { DatagramPort, FramePort } from '../../runtime/ports.ts';
 import type { Random } from '../../runtime/random.ts';
 import type { SpeakerLogEntry } from '../l2-speaker.ts';
@@ -52,7 +53,9 @@ export interface LivenessAgentDeps {
 export class LivenessAgent {
   readonly membership: Membership;
   readonly announcer: L2Announcer;
-  private readonly timers: NamedTimers<'watchdog'>;
+  private readonly timers: NamedTimers<'watchdog' | 'owned'>;
+  /** The main thread's latest list of addresses, while it is being read (readOwned). */
+  private reading: Generator<void, void> | undefined;
   /** What the main thread last asked us to answer for; released while we do not vouch, kept for after. */
   private owned: OwnedVip[] = [];
   private ownedReason = '';
@@ -100,9 +103,10 @@ export class LivenessAgent {
         if (!this.vouching) this.vouchAgain();
         return;
       case 'owned':
-        this.owned = this.parse(m.addresses);
-        this.ownedReason = m.reason;
-        if (this.vouching) this.announcer.setOwned(this.owned, m.reason);
+        // A newer list replaces one still being read.
+        this.reading = this.readOwned(m.addresses, m.reason);
+        this.timers.disarm('owned');
+        this.readOn();
         return;
       case 'reannounce':
         if (this.vouching) this.announcer.reannounce(m.reason);
@@ -193,17 +197,39 @@ export class LivenessAgent {
     });
   }
 
-  /** Addresses as the announcer takes them; each text is parsed once, not on every election. */
-  private parse(addresses: readonly OwnedAddress[]): OwnedVip[] {
-    return addresses.map(({ ip, interfaces }) => {
-      let parsed = this.parsed.get(ip);
-      if (parsed === undefined) {
-        parsed = IpAddress.parse(ip);
-        if (this.parsed.size >= 100_000) this.parsed.clear();
-        this.parsed.set(ip, parsed);
-      }
-      return { ip: parsed, interfaces };
-    });
+  /** Reads the list under way for a time budget's worth; the rest on later turns of this thread's loop. */
+  private readOn(): void {
+    if (this.reading === undefined) return;
+    if (advanceFor(this.reading, this.deps.clock).done) this.reading = undefined;
+    else this.timers.arm('owned', 0, () => this.readOn());
+  }
+
+  /**
+   * Takes the main thread's list in steps, then hands it to the announcer whole. Thousands of addresses
+   * (a burst of Services) took this thread 255-321 ms in one turn on a loaded machine: long enough for
+   * its peers to miss its heartbeats and declare the node dead.
+   */
+  private *readOwned(addresses: readonly OwnedAddress[], reason: string): Generator<void, void> {
+    const owned: OwnedVip[] = [];
+    for (let k = 0; k < addresses.length; k++) {
+      if (k % ADDRESSES_PER_STEP === ADDRESSES_PER_STEP - 1) yield;
+      const { ip, interfaces } = addresses[k]!;
+      owned.push({ ip: this.parse(ip), interfaces });
+    }
+    this.owned = owned;
+    this.ownedReason = reason;
+    if (this.vouching) this.announcer.setOwned(owned, reason);
+  }
+
+  /** An address as the announcer takes it; each text is parsed once, not on every election. */
+  private parse(ip: string): IpAddress {
+    let parsed = this.parsed.get(ip);
+    if (parsed === undefined) {
+      parsed = IpAddress.parse(ip);
+      if (this.parsed.size >= 100_000) this.parsed.clear();
+      this.parsed.set(ip, parsed);
+    }
+    return parsed;
   }
 
   private log(kind: SpeakerLogEntry['kind'], message: string): void {
@@ -220,3 +246,6 @@ function describe(e: AnnouncerEvent): string {
         : `${e.kind} ${e.vip} on ${e.interfaces.join(', ')}`;
   return `${what} (${e.reason})`;
 }
+
+/** Addresses readOwned takes between looks at the clock. */
+const ADDRESSES_PER_STEP = 64;
