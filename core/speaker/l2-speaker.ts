@@ -70,9 +70,7 @@ export class L2Speaker {
    * The election under way and what started it: a time budget's worth of steps per turn of the event loop,
    * first electing, then (once the announcer has its addresses) logging what changed.
    */
-  private job:
-    | { steps: Generator<void, void>; trigger: string; reasons: Set<OwnershipReason>; announced: boolean }
-    | undefined;
+  private job: ElectionJob | undefined;
   private readonly counts: OwnershipCounts = { gained: {}, lost: {} };
   private readonly electedListeners = new Set<() => void>();
 
@@ -153,8 +151,9 @@ export class L2Speaker {
    * Changes arrive in bursts (a death is learned from several peers, a config reload touches many
    * services): they are folded into one election at the end of the current instant, which costs no time.
    * An election runs in steps, a time budget's worth per turn of the event loop, so 10,000 services never
-   * block the loop for long; changes that arrive meanwhile get the next election, except a membership change (`urgent`), which
-   * starts over at once: a dead node's addresses must not wait for an election over the old view to end.
+   * block the loop for long; changes that arrive meanwhile get the next election, except a membership
+   * change (`urgent`), which starts over at once: a dead node's addresses must not wait for an election over
+   * the old view to end.
    */
   private recompute(trigger: string, reason: OwnershipReason, urgent = false): void {
     if (!this.triggerSet.has(trigger)) {
@@ -190,8 +189,7 @@ export class L2Speaker {
       interfacesByNode(deps.membership.members()),
       deps.election,
     );
-    const job = { trigger, reasons, announced: false, steps: this.electionJob(election, trigger, reasons) };
-    this.job = job;
+    this.job = { trigger, reasons, announced: false, steps: this.electionJob(election, trigger, reasons) };
     this.step();
   }
 
@@ -219,6 +217,7 @@ export class L2Speaker {
     yield;
     const before = this.last;
     this.last = results;
+    // Only this.job's steps run: a job that is dropped (an urgent change) is never stepped again.
     this.job!.announced = true;
     const owned: OwnedVip[] = [];
     for (const { ips, result } of ownedBy(results, this.deps.node))
@@ -302,6 +301,14 @@ const MAX_TRIGGERS_NAMED = 5;
 /** One line per service and address set, as the log names it. */
 function keyOf(a: L2Assignment): string {
   return `${a.service} ${a.ips.join(',')}`;
+}
+
+/** An election under way: its steps, what started it, and whether the announcer has its result yet. */
+interface ElectionJob {
+  readonly steps: Generator<void, void>;
+  readonly trigger: string;
+  readonly reasons: ReadonlySet<OwnershipReason>;
+  announced: boolean;
 }
 
 /** Ownership lines one election logs at most; the rest is summed up in one line. */

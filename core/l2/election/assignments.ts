@@ -50,9 +50,9 @@ export function l2Assignments(
 /**
  * The same election in steps of SERVICES_PER_STEP services, after a first step that gathers the cluster
  * view and groups the EndpointSlices: a speaker with 10,000 Services runs as many steps per turn of its
- * event loop as its time budget allows, so no turn is long. What a step reads of a Service (its addresses, its pool,
- * its EndpointSlices) is remembered per object, so elections after a membership change, on the same
- * snapshot, redo only the choice of owner.
+ * event loop as its time budget allows, so no turn is long. What a step reads of a Service (its addresses,
+ * its pool, its EndpointSlices) is remembered per object, so elections after a membership change, on the
+ * same snapshot, redo only the choice of owner.
  */
 export function* l2AssignmentSteps(
   snapshot: ClusterSnapshot,
