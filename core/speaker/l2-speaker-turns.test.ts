@@ -5,36 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ClusterSnapshot } from '../cluster/types.ts';
-import { loadConfig, type LbConfig } from '../config/index.ts';
 import { endpoint, node, service, slice } from '../l2/election/test-fixtures.ts';
 import type { Change, Member } from '../membership/index.ts';
 import { TURN_BUDGET_MS } from '../runtime/time-slice.ts';
 import { WorkingLoop } from '../runtime/working-loop.test-support.ts';
 import { L2Speaker } from './l2-speaker.ts';
+import { l2Config } from './l2-world.test-support.ts';
 import { interfacesMeta } from './published-interfaces.ts';
 import { Prefix } from '../net/index.ts';
 
 const names = ['n1', 'n2', 'n3'];
 const COUNT = 6000;
-
-function config(): LbConfig {
-  const r = loadConfig([
-    {
-      path: 'l2.yaml',
-      text: `apiVersion: metallb.io/v1beta1
-kind: IPAddressPool
-metadata: { name: p, namespace: metallb-system }
-spec: { addresses: [198.18.32.0/19] }
----
-apiVersion: metallb.io/v1beta1
-kind: L2Advertisement
-metadata: { name: l2, namespace: metallb-system }
-`,
-    },
-  ]);
-  if (!r.ok) throw new Error('bad test config');
-  return r.config;
-}
+const pool = '198.18.32.0/19';
 
 function manyServices(): ClusterSnapshot {
   const ip = (k: number) => `198.18.${32 + (k >> 8)}.${k & 255}`;
@@ -55,7 +37,7 @@ function manyServices(): ClusterSnapshot {
 function speakerOn(loop: WorkingLoop) {
   const events: string[] = [];
   const alive = new Set(names);
-  const meta = interfacesMeta([{ name: 'eth0', prefixes: [Prefix.parse('198.18.32.0/19')] }]);
+  const meta = interfacesMeta([{ name: 'eth0', prefixes: [Prefix.parse(pool)] }]);
   const members = (): Member[] =>
     [...alive].map((name) => ({ name, address: '198.18.0.1', state: 'alive', incarnation: 0, meta }));
   let changed: (c: Change) => void = () => {};
@@ -93,7 +75,7 @@ describe('L2Speaker on a clock that moves with the work', () => {
   it(`elects over ${COUNT} Services in many turns, none much longer than the budget, and announces before it logs`, () => {
     const loop = new WorkingLoop();
     const { speaker, events } = speakerOn(loop);
-    speaker.setConfig(config());
+    speaker.setConfig(l2Config(pool));
     speaker.setCluster(manyServices());
     loop.run();
     expect(speaker.assignments()).toHaveLength(COUNT);
@@ -108,7 +90,7 @@ describe('L2Speaker on a clock that moves with the work', () => {
   it('a death learned while the log is written: the announcement stands, the log is finished, then the next election runs', () => {
     const loop = new WorkingLoop();
     const { speaker, events, die, owned } = speakerOn(loop);
-    speaker.setConfig(config());
+    speaker.setConfig(l2Config(pool));
     speaker.setCluster(manyServices());
     loop.run(() => events.some((e) => e.startsWith('ownership: ')));
     const before = owned();

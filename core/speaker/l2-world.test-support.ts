@@ -19,14 +19,15 @@ export const vip = '198.18.0.200';
 const names = ['n1', 'n2', 'n3'];
 const addressOf = (i: number) => `198.18.0.${11 + i}`;
 
-function config(): LbConfig {
+/** One pool of `addresses` (the world's service address by default), announced over Layer 2 by every node. */
+export function l2Config(addresses = '198.18.0.200/29'): LbConfig {
   const r = loadConfig([
     {
       path: 'l2.yaml',
       text: `apiVersion: metallb.io/v1beta1
 kind: IPAddressPool
 metadata: { name: p, namespace: metallb-system }
-spec: { addresses: [198.18.0.200/29] }
+spec: { addresses: [${addresses}] }
 ---
 apiVersion: metallb.io/v1beta1
 kind: L2Advertisement
@@ -102,7 +103,7 @@ export function world(seed: number, o: { liveness?: 'own-thread' | 'main' } = {}
       announcer: liveness,
       log: nodeLog,
     });
-    speaker.setConfig(config());
+    speaker.setConfig(l2Config());
     speaker.setCluster(cluster());
     return { name, port, agent, liveness, speaker, main, address: addressOf(i) };
   });
