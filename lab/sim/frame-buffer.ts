@@ -4,14 +4,11 @@
  * emulated speakers that was a gigabyte of copies in the first quarter second of a mass start. Frames are
  * never written after they are sent, so the receiving side can hand out views into them as well.
  *
- * Packets are carved out of shared slabs rather than given a buffer each: a buffer outside V8's heap
- * costs an allocation, a free and external-memory accounting apiece, and most of these frames live for
- * one link delay. A slab goes when the last frame in it does.
+ * Frames are carved out of shared slabs (ByteSlabs): most of them live for one link delay.
  */
 
 import { ETHERNET_HEADER_LENGTH, MIN_UNTAGGED_FRAME } from '../../core/l2/wire/index.ts';
-
-const SLAB_BYTES = 64 * 1024;
+import { ByteSlabs } from '../../core/runtime/byte-slab.ts';
 
 /** What the stack marks on its own packets and frames (own properties of those views, nothing else's). */
 interface Marked {
@@ -23,8 +20,7 @@ interface Marked {
   stackBuilt?: boolean;
 }
 
-let slab = new Uint8Array(0);
-let used = 0;
+const frames = new ByteSlabs();
 
 /** The untagged frame around a packet of `length` bytes, padded with zeros as encodeEthernet pads it. */
 function frameLengthFor(length: number): number {
@@ -36,24 +32,9 @@ function frameLengthFor(length: number): number {
  * `forwarded` when it is a copy of a received packet, whose checksums the stack did not write.
  */
 export function packetWithHeadroom(length: number, forwarded = false): Uint8Array {
-  const frameLength = frameLengthFor(length);
-  let start = 0;
-  let buffer: Uint8Array;
-  if (frameLength > SLAB_BYTES / 4) buffer = new Uint8Array(frameLength);
-  else {
-    if (used + frameLength > slab.length) {
-      slab = new Uint8Array(SLAB_BYTES);
-      used = 0;
-    }
-    buffer = slab;
-    start = used;
-    // Frames start 8-byte aligned, as a NIC's buffers do; nothing depends on it but speed.
-    used += (frameLength + 7) & ~7;
-  }
-  const packet = buffer.subarray(
-    start + ETHERNET_HEADER_LENGTH,
-    start + ETHERNET_HEADER_LENGTH + length,
-  ) as Uint8Array & Marked;
+  const packet = frames
+    .take(frameLengthFor(length))
+    .subarray(ETHERNET_HEADER_LENGTH, ETHERNET_HEADER_LENGTH + length) as Uint8Array & Marked;
   packet.unframed = true;
   packet.forwarded = forwarded;
   return packet;
