@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { L2Assignment } from '../l2/election/index.ts';
 import { IpAddress } from '../net/index.ts';
-import { electionDiff, ownedBy } from './election-diff.ts';
+import { electionDiff, ownedBy, stepsConcerning } from './election-diff.ts';
 
 const at = (service: string, owner: string | undefined, ip = '198.18.0.100'): L2Assignment => ({
   service,
@@ -44,5 +44,15 @@ describe('electionDiff', () => {
     expect(ownedBy(after, 'n2').map((a) => a.service)).toEqual(['a/renumbered', 'a/same']);
     expect(ownedBy(after, 'n2')).toBe(ownedBy(after, 'n2'));
     expect(ownedBy(after, 'n9')).toEqual([]);
+  });
+
+  it('finds the steps that concern a node (it owns or owned the service), in order, once per diff', () => {
+    const diff = electionDiff(before, after);
+    // n1 lost a/gone and a/moved and won a/new; n2 lost and won a/renumbered; n3 won a/moved.
+    expect(stepsConcerning(diff, 'n1')).toEqual([0, 1, 2]);
+    expect(stepsConcerning(diff, 'n2')).toEqual([3, 4]);
+    expect(stepsConcerning(diff, 'n3')).toEqual([1]);
+    expect(stepsConcerning(diff, 'n9')).toEqual([]);
+    expect(stepsConcerning(diff, 'n1')).toBe(stepsConcerning(diff, 'n1'));
   });
 });

@@ -46,6 +46,38 @@ export function electionDiff(
   return steps;
 }
 
+const concerning = new WeakMap<readonly ElectionStep[], Map<string, number[]>>();
+const noSteps: readonly number[] = [];
+
+/**
+ * Where in `diff` the steps that concern `node` are (it owns or owned the service), in order; worked out
+ * once per diff. After a mass start every one of 2000 emulated speakers walked the same 10,000 steps to
+ * find its five.
+ */
+export function stepsConcerning(diff: readonly ElectionStep[], node: string): readonly number[] {
+  let byNode = concerning.get(diff);
+  if (byNode === undefined) {
+    byNode = new Map();
+    const add = (owner: string | undefined, k: number) => {
+      if (owner === undefined) return;
+      const list = byNode!.get(owner);
+      if (list === undefined) byNode!.set(owner, [k]);
+      else list.push(k);
+    };
+    for (let k = 0; k < diff.length; k++) {
+      const step = diff[k]!;
+      if (step.kind === 'gone') add(step.was.result.owner, k);
+      else {
+        add(step.now.result.owner, k);
+        // An owner step's two owners differ (same owners make no step).
+        add(step.was, k);
+      }
+    }
+    concerning.set(diff, byNode);
+  }
+  return byNode.get(node) ?? noSteps;
+}
+
 const owners = new WeakMap<readonly L2Assignment[], Map<string | undefined, L2Assignment[]>>();
 const none: readonly L2Assignment[] = [];
 

@@ -34,7 +34,7 @@ function manyServices(): ClusterSnapshot {
   };
 }
 
-function speakerOn(loop: WorkingLoop) {
+function speakerOn(loop: WorkingLoop, logOwnership?: 'own-services') {
   const events: string[] = [];
   const alive = new Set(names);
   const meta = interfacesMeta([{ name: 'eth0', prefixes: [Prefix.parse(pool)] }]);
@@ -63,6 +63,7 @@ function speakerOn(loop: WorkingLoop) {
       close: () => {},
     },
     log: (e) => events.push(`${e.kind}: ${e.message}`),
+    ...(logOwnership && { logOwnership }),
   });
   const die = (name: string) => {
     alive.delete(name);
@@ -106,5 +107,29 @@ describe('L2Speaker on a clock that moves with the work', () => {
     expect(summaries[1]).toMatch(/after n2 dead;/);
     expect(owned()).toBeGreaterThan(before);
     expect(speaker.owned().length).toBe(owned());
+  });
+
+  it('logging only its own Services, a speaker logs and counts only the changes that concern it', () => {
+    const loop = new WorkingLoop();
+    const { speaker, events, die } = speakerOn(loop, 'own-services');
+    speaker.setConfig(l2Config(pool));
+    speaker.setCluster(manyServices());
+    loop.run();
+    const ours = speaker.owned().length;
+    const lines = () => events.filter((e) => e.startsWith('ownership: ') && !/ more ownership /.test(e));
+    expect(lines()).toHaveLength(100);
+    expect(lines().every((e) => / n1 after /.test(e))).toBe(true);
+    expect(events.at(-1)).toBe(
+      `ownership: … and ${ours - 100} more ownership changes after configuration changed, cluster changed; n1 now announces ${ours} of ${COUNT} services`,
+    );
+    events.length = 0;
+    die('n2');
+    loop.run();
+    // n1 takes some of n2's Services; what n3 takes is not n1's to log.
+    const gained = speaker.owned().length - ours;
+    expect(gained).toBeGreaterThan(0);
+    const after = lines();
+    expect(after.length).toBe(Math.min(gained, 100));
+    expect(after.every((e) => / n1 \(was n2\) after n2 dead/.test(e))).toBe(true);
   });
 });

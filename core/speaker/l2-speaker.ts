@@ -6,7 +6,7 @@ import type { Change, Membership } from '../membership/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import { advanceFor } from '../runtime/time-slice.ts';
 import { mainReason, type OwnershipCounts, type OwnershipReason } from './ownership-reason.ts';
-import { electionDiff, ownedBy } from './election-diff.ts';
+import { electionDiff, ownedBy, stepsConcerning } from './election-diff.ts';
 import { interfacesByNode } from './published-interfaces.ts';
 
 /** One line of the speaker's log: what changed, and why. */
@@ -57,8 +57,11 @@ export interface L2SpeakerDeps {
 export class L2Speaker {
   private snapshot: ClusterSnapshot | undefined;
   private config: LbConfig | undefined;
-  /** The last election's results, to log only real changes. */
-  private last: readonly L2Assignment[] = [];
+  /**
+   * The last election's results, to log only real changes. Before the first, the same empty list for
+   * every speaker, so speakers whose first elections agree share that election's diff too.
+   */
+  private last: readonly L2Assignment[] = NO_ASSIGNMENTS;
   private leaving = false;
   private readonly detach: (() => void)[] = [];
   private readonly timers: NamedTimers<'recompute' | 'step'>;
@@ -233,8 +236,9 @@ export class L2Speaker {
   /**
    * Counts the services this node gained or lost, and logs every owner that changed since the last
    * election, up to MAX_OWNERSHIP_LINES, then one line that says how many more: a change of 10,000
-   * services is one screen, not 10,000 lines from every speaker. The changes themselves are worked out
-   * once per pair of elections (election-diff.ts), shared by every speaker that holds the same two.
+   * services is one screen, not 10,000 lines from every speaker. The changes themselves, and which of
+   * them concern this node, are worked out once per pair of elections (election-diff.ts), shared by every
+   * speaker that holds the same two: a speaker visits only the changes it counts or logs.
    */
   private *recordChanges(
     before: readonly L2Assignment[],
@@ -245,38 +249,36 @@ export class L2Speaker {
     const self = this.deps.node;
     const count = (change: 'gained' | 'lost') =>
       (this.counts[change][reason] = (this.counts[change][reason] ?? 0) + 1);
-    let changes = 0;
-    const line = (text: () => string) => {
-      if (changes++ < MAX_OWNERSHIP_LINES) this.log('ownership', text());
-    };
-    const concernsUs = (...owners: (string | undefined)[]) =>
-      this.deps.logOwnership !== 'own-services' || owners.includes(self);
     const diff = electionDiff(before, results);
-    for (let k = 0; k < diff.length; k++) {
-      // Each line is a write to the log: a few at a time, so the loop turns between them.
-      if (k % LINES_PER_STEP === LINES_PER_STEP - 1) yield;
+    const ours = stepsConcerning(diff, self);
+    for (const k of ours) {
       const step = diff[k]!;
+      if (step.kind === 'gone') count('lost');
+      else count(step.now.result.owner === self ? 'gained' : 'lost');
+    }
+    // Every change is logged, or only those of services this node owns or owned.
+    const everyService = this.deps.logOwnership !== 'own-services';
+    const changes = everyService ? diff.length : ours.length;
+    const lines = Math.min(changes, MAX_OWNERSHIP_LINES);
+    for (let n = 0; n < lines; n++) {
+      // Each line is a write to the log: a few at a time, so the loop turns between them.
+      if (n % LINES_PER_STEP === LINES_PER_STEP - 1) yield;
+      const step = diff[everyService ? n : ours[n]!]!;
       if (step.kind === 'gone') {
-        const a = step.was;
-        if (a.result.owner === self) count('lost');
-        if (concernsUs(a.result.owner)) line(() => `${keyOf(a)}: no longer announced (${trigger})`);
+        this.log('ownership', `${keyOf(step.was)}: no longer announced (${trigger})`);
         continue;
       }
       const { now: a, was } = step;
       const owner = a.result.owner;
-      if (owner === self) count('gained');
-      else if (was === self) count('lost');
-      if (!concernsUs(owner, was)) continue;
-      line(
-        () =>
-          `${keyOf(a)}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
+      this.log(
+        'ownership',
+        `${keyOf(a)}: ${owner ?? 'nobody'}${was === undefined ? '' : ` (was ${was})`} after ${trigger}: ${a.result.reason}`,
       );
     }
     if (changes > MAX_OWNERSHIP_LINES) {
-      const ours = ownedBy(results, self).length;
       this.log(
         'ownership',
-        `… and ${changes - MAX_OWNERSHIP_LINES} more ownership changes after ${trigger}; ${self} now announces ${ours} of ${results.length} services`,
+        `… and ${changes - MAX_OWNERSHIP_LINES} more ownership changes after ${trigger}; ${self} now announces ${ownedBy(results, self).length} of ${results.length} services`,
       );
     }
   }
@@ -311,8 +313,10 @@ interface ElectionJob {
   announced: boolean;
 }
 
+const NO_ASSIGNMENTS: readonly L2Assignment[] = Object.freeze([]);
+
 /** Ownership lines one election logs at most; the rest is summed up in one line. */
 const MAX_OWNERSHIP_LINES = 100;
 
-/** Services' changes recordChanges goes through between yields. */
+/** Ownership lines recordChanges writes between yields. */
 const LINES_PER_STEP = 10;
