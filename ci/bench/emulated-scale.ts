@@ -3,14 +3,15 @@
  * (default 100,500,1000,2000; add 5000 for the long tail) with LBLAB_SCALE_SERVICES_PER_NODE services
  * each (default 5), every size in a fresh process (emulated-scale-run.ts) so its memory is its own.
  * Prints a table (wall time, virtual time, events, µs per event, peak resident memory, the client's
- * outage) and the growth exponent of wall time in nodes, and writes both as JSON to
+ * outage), the growth exponent of wall time in nodes and whether the 2000-node point meets its target
+ * (TARGET), and writes them as JSON to
  * $LBLAB_BENCH_OUT/emulated-scale.json (default reports/out/bench).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childPoint } from './child-point.ts';
-import { growthExponent, scaleTable, type ScalePoint } from './scale-curve.ts';
+import { growthExponent, scaleTable, TARGET, targetVerdict, type ScalePoint } from './scale-curve.ts';
 import { phase, result, type BenchResult } from './types.ts';
 
 const runner = fileURLToPath(new URL('./emulated-scale-run.ts', import.meta.url));
@@ -34,12 +35,17 @@ export async function benchEmulatedScale(): Promise<BenchResult[]> {
   const points: ScalePoint[] = [];
   for (const nodes of sizes) points.push(await measure(nodes, nodes * perNode));
   const exponent = growthExponent(points);
+  const target = targetVerdict(points);
   process.stderr.write(
-    `\n${scaleTable(points)}\ngrowth of wall time in nodes: ${exponent === undefined ? 'n/a' : `N^${exponent.toFixed(2)}`}\n\n`,
+    `\n${scaleTable(points)}\ngrowth of wall time in nodes: ${exponent === undefined ? 'n/a' : `N^${exponent.toFixed(2)}`}\n` +
+      `${target === undefined ? '' : `${target.line}\n`}\n`,
   );
   const out = process.env['LBLAB_BENCH_OUT'] ?? 'reports/out/bench';
   await mkdir(out, { recursive: true });
-  await writeFile(join(out, 'emulated-scale.json'), `${JSON.stringify({ points, exponent }, null, 2)}\n`);
+  await writeFile(
+    join(out, 'emulated-scale.json'),
+    `${JSON.stringify({ points, exponent, target: { ...TARGET, met: target?.met } }, null, 2)}\n`,
+  );
   const failed = points.filter((p) => p.status !== 'pass');
   if (failed.length > 0)
     throw new Error(

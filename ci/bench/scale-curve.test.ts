@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { growthExponent, scaleTable, type ScalePoint } from './scale-curve.ts';
+import { growthExponent, scaleTable, targetVerdict, type ScalePoint } from './scale-curve.ts';
 
 const point = (nodes: number, wallMs: number): ScalePoint => ({
   nodes,
@@ -48,5 +48,22 @@ describe('scaleTable', () => {
       '4.5',
       '2000',
     ]);
+  });
+});
+
+describe('targetVerdict', () => {
+  it('judges the 2000-node point by wall time, memory and status, and says what it measured', () => {
+    const fast = { ...point(2000, 9500), peakRssMb: 900 };
+    expect(targetVerdict([point(100, 700), fast])).toEqual({
+      met: true,
+      line: 'target at 2000 nodes x 10000 services: under 10 s wall and 1024 MB: met (9.5 s, 900 MB)',
+    });
+    expect(targetVerdict([{ ...fast, wallMs: 103_400 }])?.met).toBe(false);
+    expect(targetVerdict([{ ...fast, peakRssMb: 2357 }])?.line).toMatch(/NOT met \(9\.5 s, 2357 MB\)$/);
+    expect(targetVerdict([{ ...fast, status: 'fail' }])?.met).toBe(false);
+  });
+
+  it('has no verdict for a curve without that point', () => {
+    expect(targetVerdict([point(100, 700), { ...point(2000, 9000), services: 4000 }])).toBeUndefined();
   });
 });

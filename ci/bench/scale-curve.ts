@@ -37,6 +37,23 @@ export function growthExponent(points: readonly Pick<ScalePoint, 'nodes' | 'wall
   return num / den;
 }
 
+/**
+ * The bar the seed's largest cluster should clear (issue 18): a 2000-node, 10,000-Service node crash in
+ * under 10 s of wall time and 1 GiB resident on a 2-core machine. Printed with the curve, met or not.
+ */
+export const TARGET = { nodes: 2000, services: 10_000, wallMs: 10_000, peakRssMb: 1024 };
+
+/** The target's verdict for the point of its size, when the curve has one. */
+export function targetVerdict(points: readonly ScalePoint[]): { met: boolean; line: string } | undefined {
+  const p = points.find((q) => q.nodes === TARGET.nodes && q.services === TARGET.services);
+  if (p === undefined) return undefined;
+  const met = p.status === 'pass' && p.wallMs < TARGET.wallMs && p.peakRssMb < TARGET.peakRssMb;
+  const line =
+    `target at ${TARGET.nodes} nodes x ${TARGET.services} services: under ${TARGET.wallMs / 1000} s wall ` +
+    `and ${TARGET.peakRssMb} MB: ${met ? 'met' : 'NOT met'} (${(p.wallMs / 1000).toFixed(1)} s, ${p.peakRssMb} MB)`;
+  return { met, line };
+}
+
 /** A column a curve adds to the table for figures of its own, after the common ones. */
 export interface ScaleColumn<P extends ScalePoint> {
   header: string;
