@@ -12,9 +12,13 @@ export class ByteSlabs {
 
   constructor(private readonly slabBytes = 64 * 1024) {}
 
-  /** `length` zeroed bytes of their own; from a shared slab when they are small beside it. */
-  take(length: number): Uint8Array {
-    if (length > this.slabBytes / 4) return new Uint8Array(length);
+  /**
+   * `length` zeroed bytes of their own, from a shared slab when they are small beside it, seen through
+   * the one view `[from, to)` of them: a frame is carved whole, and its stack writes the packet inside it
+   * first (frame-buffer.ts), without a second view over the same bytes.
+   */
+  take(length: number, from = 0, to = length): Uint8Array {
+    if (length > this.slabBytes / 4) return new Uint8Array(new ArrayBuffer(length), from, to - from);
     if (this.used + length > this.slab.byteLength) {
       this.slab = new ArrayBuffer(this.slabBytes);
       this.used = 0;
@@ -22,6 +26,6 @@ export class ByteSlabs {
     const start = this.used;
     // Views start 8-byte aligned, as a NIC's buffers do; nothing depends on it but speed.
     this.used += (length + 7) & ~7;
-    return new Uint8Array(this.slab, start, length);
+    return new Uint8Array(this.slab, start + from, to - from);
   }
 }

@@ -32,9 +32,11 @@ function frameLengthFor(length: number): number {
  * `forwarded` when it is a copy of a received packet, whose checksums the stack did not write.
  */
 export function packetWithHeadroom(length: number, forwarded = false): Uint8Array {
-  const packet = frames
-    .take(frameLengthFor(length))
-    .subarray(ETHERNET_HEADER_LENGTH, ETHERNET_HEADER_LENGTH + length) as Uint8Array & Marked;
+  const packet = frames.take(
+    frameLengthFor(length),
+    ETHERNET_HEADER_LENGTH,
+    ETHERNET_HEADER_LENGTH + length,
+  ) as Uint8Array & Marked;
   packet.unframed = true;
   packet.forwarded = forwarded;
   return packet;
