@@ -57,25 +57,30 @@ const noSteps: readonly number[] = [];
 export function stepsConcerning(diff: readonly ElectionStep[], node: string): readonly number[] {
   let byNode = concerning.get(diff);
   if (byNode === undefined) {
-    byNode = new Map();
-    const add = (owner: string | undefined, k: number) => {
-      if (owner === undefined) return;
-      const list = byNode!.get(owner);
-      if (list === undefined) byNode!.set(owner, [k]);
-      else list.push(k);
-    };
-    for (let k = 0; k < diff.length; k++) {
-      const step = diff[k]!;
-      if (step.kind === 'gone') add(step.was.result.owner, k);
-      else {
-        add(step.now.result.owner, k);
-        // An owner step's two owners differ (same owners make no step).
-        add(step.was, k);
-      }
-    }
+    byNode = indexByNode(diff);
     concerning.set(diff, byNode);
   }
   return byNode.get(node) ?? noSteps;
+}
+
+function indexByNode(diff: readonly ElectionStep[]): Map<string, number[]> {
+  const byNode = new Map<string, number[]>();
+  const add = (owner: string | undefined, k: number) => {
+    if (owner === undefined) return;
+    const list = byNode.get(owner);
+    if (list === undefined) byNode.set(owner, [k]);
+    else list.push(k);
+  };
+  for (let k = 0; k < diff.length; k++) {
+    const step = diff[k]!;
+    if (step.kind === 'gone') add(step.was.result.owner, k);
+    else {
+      add(step.now.result.owner, k);
+      // An owner step's two owners differ (same owners make no step).
+      add(step.was, k);
+    }
+  }
+  return byNode;
 }
 
 const owners = new WeakMap<readonly L2Assignment[], Map<string | undefined, L2Assignment[]>>();
