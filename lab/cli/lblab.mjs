@@ -3,6 +3,10 @@
 // (brought up to date first), or through tsx's loader where they cannot be; nothing needs building after
 // `npm ci`.
 import { runTypeScript } from '../../core/runtime/typescript.mjs';
+import { keepYoungGenerationSmall } from '../../core/runtime/young-generation.mjs';
+
+// The speaker must not stop for long: its threads' young generations stay small (young-generation.mjs).
+if (process.argv[2] === 'speaker') keepYoungGenerationSmall();
 
 // A reader that goes away (`lblab run | head`) ends only the output: the command still finishes, cleans
 // up what it made (a lab's namespaces or containers) and exits with its own status.
