@@ -24,3 +24,11 @@ export function advanceFor<T>(
     if (next.done || clock.now() >= until) return next;
   }
 }
+
+/** Runs `steps` to the end at once, for a reader that cannot wait (the work may be remembered already). */
+export function toEnd<T>(steps: Iterator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { L2Assignment } from '../l2/election/index.ts';
 import { IpAddress } from '../net/index.ts';
-import { electionDiff, ownedBy, stepsConcerning } from './election-diff.ts';
+import { toEnd } from '../runtime/time-slice.ts';
+import {
+  electionDiff as diffInSteps,
+  ownedBy,
+  ownedInSteps,
+  stepsConcerning as concerningInSteps,
+} from './election-diff.ts';
+
+const electionDiff = (before: readonly L2Assignment[], after: readonly L2Assignment[]) =>
+  toEnd(diffInSteps(before, after));
+const stepsConcerning = (diff: ReturnType<typeof electionDiff>, node: string) =>
+  toEnd(concerningInSteps(diff, node));
 
 const at = (service: string, owner: string | undefined, ip = '198.18.0.100'): L2Assignment => ({
   service,
@@ -54,5 +65,26 @@ describe('electionDiff', () => {
     expect(stepsConcerning(diff, 'n3')).toEqual([1]);
     expect(stepsConcerning(diff, 'n9')).toEqual([]);
     expect(stepsConcerning(diff, 'n1')).toBe(stepsConcerning(diff, 'n1'));
+  });
+
+  it('walks 10,000 services in steps of a few hundred, and remembers only a walk that ended', () => {
+    const many = (owner: string) =>
+      Array.from({ length: 10_000 }, (_, k) => at(`b/s${String(k).padStart(5, '0')}`, k % 3 ? owner : 'n1'));
+    const [was, now] = [many('n2'), many('n3')];
+    const stepsOf = (walk: Generator<void, unknown>) => {
+      let yields = 0;
+      while (!walk.next().done) yields++;
+      return yields;
+    };
+    // An abandoned walk (its job dropped after one step) leaves nothing half-done behind.
+    diffInSteps(was, now).next();
+    expect(stepsOf(diffInSteps(was, now))).toBe(20);
+    const diff = electionDiff(was, now);
+    expect(diff).toHaveLength(6666);
+    expect(stepsOf(diffInSteps(was, now))).toBe(0);
+    expect(stepsOf(concerningInSteps(diff, 'n2'))).toBe(13);
+    expect(stepsOf(concerningInSteps(diff, 'n3'))).toBe(0);
+    expect(stepsOf(ownedInSteps(now, 'n3'))).toBe(20);
+    expect(ownedBy(now, 'n3')).toHaveLength(6666);
   });
 });

@@ -6,7 +6,7 @@ import type { Change, Membership } from '../membership/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import { advanceFor } from '../runtime/time-slice.ts';
 import { mainReason, type OwnershipCounts, type OwnershipReason } from './ownership-reason.ts';
-import { electionDiff, ownedBy, stepsConcerning } from './election-diff.ts';
+import { electionDiff, ownedBy, ownedInSteps, stepsConcerning } from './election-diff.ts';
 import { interfacesByNode } from './published-interfaces.ts';
 
 /** One line of the speaker's log: what changed, and why. */
@@ -208,8 +208,10 @@ export class L2Speaker {
   }
 
   /**
-   * Elects, hands the announcer this node's addresses in a turn of its own, then logs what changed: a
-   * failover's announcement waits for neither the log nor the diff of 10,000 Services behind it.
+   * Elects, picks out this node's addresses, hands them to the announcer in a turn of its own, then logs
+   * what changed: a failover's announcement waits for neither the log nor the diff of 10,000 Services
+   * behind it. Every walk over the services goes in steps; the announcer is told only once the addresses
+   * are all known, so an urgent change that drops the job before then leaves the announcer as it was.
    */
   private *electionJob(
     election: Generator<void, L2Assignment[]>,
@@ -218,13 +220,18 @@ export class L2Speaker {
   ): Generator<void, void> {
     const results = yield* election;
     yield;
+    const mine = yield* ownedInSteps(results, this.deps.node);
+    const owned: OwnedVip[] = [];
+    for (let k = 0; k < mine.length; k++) {
+      if (k % OWNED_PER_STEP === OWNED_PER_STEP - 1) yield;
+      const { ips, result } = mine[k]!;
+      if (result.owner !== undefined) for (const ip of ips) owned.push({ ip, interfaces: result.interfaces });
+    }
+    yield;
     const before = this.last;
     this.last = results;
     // Only this.job's steps run: a job that is dropped (an urgent change) is never stepped again.
     this.job!.announced = true;
-    const owned: OwnedVip[] = [];
-    for (const { ips, result } of ownedBy(results, this.deps.node))
-      if (result.owner !== undefined) for (const ip of ips) owned.push({ ip, interfaces: result.interfaces });
     this.deps.announcer.setOwned(owned, trigger);
     if (results !== before) {
       yield;
@@ -249,10 +256,11 @@ export class L2Speaker {
     const self = this.deps.node;
     const count = (change: 'gained' | 'lost') =>
       (this.counts[change][reason] = (this.counts[change][reason] ?? 0) + 1);
-    const diff = electionDiff(before, results);
-    const ours = stepsConcerning(diff, self);
-    for (const k of ours) {
-      const step = diff[k]!;
+    const diff = yield* electionDiff(before, results);
+    const ours = yield* stepsConcerning(diff, self);
+    for (let n = 0; n < ours.length; n++) {
+      if (n % OWNED_PER_STEP === OWNED_PER_STEP - 1) yield;
+      const step = diff[ours[n]!]!;
       if (step.kind === 'gone') count('lost');
       else count(step.now.result.owner === self ? 'gained' : 'lost');
     }
@@ -317,6 +325,9 @@ const NO_ASSIGNMENTS: readonly L2Assignment[] = Object.freeze([]);
 
 /** Ownership lines one election logs at most; the rest is summed up in one line. */
 const MAX_OWNERSHIP_LINES = 100;
+
+/** This node's services an election job takes between yields (to announce them, to count changes). */
+const OWNED_PER_STEP = 500;
 
 /** Ownership lines recordChanges writes between yields. */
 const LINES_PER_STEP = 10;
