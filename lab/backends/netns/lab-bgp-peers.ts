@@ -22,6 +22,7 @@ import type { Netns } from './namespace.ts';
 import type { DetachedProgram } from './lab-programs.ts';
 import type { LabNodeSoftware } from './node-control.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
+import { allDone } from '../all-done.ts';
 
 type NodeRouter = FrrRouter | GobgpRouter;
 
@@ -57,9 +58,7 @@ export class LabBgpPeers implements LabNodeSoftware {
   }
 
   async startAll(): Promise<void> {
-    const started = await Promise.allSettled(this.nodes.map((n) => this.start(n)));
-    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    await allDone(this.nodes.map((n) => this.start(n)));
   }
 
   /** Whether `name`'s daemons run (frozen or not). */

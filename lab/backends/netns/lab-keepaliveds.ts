@@ -12,6 +12,7 @@ import type { Netns } from './namespace.ts';
 import type { DetachedProgram } from './lab-programs.ts';
 import type { LabNodeSoftware } from './node-control.ts';
 import { silence, unsilence, type Silenced } from './silence.ts';
+import { allDone } from '../all-done.ts';
 
 interface Member {
   node: KeepalivedNode;
@@ -37,9 +38,7 @@ export class LabKeepaliveds implements LabNodeSoftware {
    * loser's MAC. The lab is up once every address has had one master for a while.
    */
   async startAll(): Promise<void> {
-    const started = await Promise.allSettled(this.nodes.map((n) => this.start(n.name)));
-    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    await allDone(this.nodes.map((n) => this.start(n.name)));
     await this.oneMasterEach();
   }
 
