@@ -15,8 +15,8 @@ import { compareText } from '../sort/compare-text.ts';
  * abandoned (its job was dropped) leaves nothing behind; one that ends is remembered.
  */
 
-/** Items a walk takes between yields: well under a millisecond's work. */
-const ITEMS_PER_STEP = 500;
+/** Items a walk takes between yields: well under a millisecond's work (the election job's own walks too). */
+export const ITEMS_PER_STEP = 500;
 
 /** One service's change, in service order: its addresses went (or changed), or its owner did. */
 export type ElectionStep =

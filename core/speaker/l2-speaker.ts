@@ -6,7 +6,7 @@ import type { Change, Membership } from '../membership/index.ts';
 import { NamedTimers, type Clock } from '../runtime/clock.ts';
 import { advanceFor } from '../runtime/time-slice.ts';
 import { mainReason, type OwnershipCounts, type OwnershipReason } from './ownership-reason.ts';
-import { electionDiff, ownedBy, ownedInSteps, stepsConcerning } from './election-diff.ts';
+import { electionDiff, ITEMS_PER_STEP, ownedBy, ownedInSteps, stepsConcerning } from './election-diff.ts';
 import { interfacesByNode } from './published-interfaces.ts';
 
 /** One line of the speaker's log: what changed, and why. */
@@ -223,7 +223,7 @@ export class L2Speaker {
     const mine = yield* ownedInSteps(results, this.deps.node);
     const owned: OwnedVip[] = [];
     for (let k = 0; k < mine.length; k++) {
-      if (k % OWNED_PER_STEP === OWNED_PER_STEP - 1) yield;
+      if (k % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
       const { ips, result } = mine[k]!;
       if (result.owner !== undefined) for (const ip of ips) owned.push({ ip, interfaces: result.interfaces });
     }
@@ -259,7 +259,7 @@ export class L2Speaker {
     const diff = yield* electionDiff(before, results);
     const ours = yield* stepsConcerning(diff, self);
     for (let n = 0; n < ours.length; n++) {
-      if (n % OWNED_PER_STEP === OWNED_PER_STEP - 1) yield;
+      if (n % ITEMS_PER_STEP === ITEMS_PER_STEP - 1) yield;
       const step = diff[ours[n]!]!;
       if (step.kind === 'gone') count('lost');
       else count(step.now.result.owner === self ? 'gained' : 'lost');
@@ -325,9 +325,6 @@ const NO_ASSIGNMENTS: readonly L2Assignment[] = Object.freeze([]);
 
 /** Ownership lines one election logs at most; the rest is summed up in one line. */
 const MAX_OWNERSHIP_LINES = 100;
-
-/** This node's services an election job takes between yields (to announce them, to count changes). */
-const OWNED_PER_STEP = 500;
 
 /** Ownership lines recordChanges writes between yields. */
 const LINES_PER_STEP = 10;
