@@ -521,6 +521,27 @@ describe('big takeovers', () => {
     expect(reply).toBeGreaterThan(0);
     expect(reply).toBeLessThan(2 * 1000);
   });
+
+  it('repeats their announcements in batches too, answering requests for any of them meanwhile', () => {
+    const { clock, announcer, clientA } = lab({ burstOffsetsMs: [100] });
+    const vips = Array.from({ length: 1000 }, (_, k) => ip(`198.18.${128 + (k >> 8)}.${k & 255}`));
+    announcer.setOwned(
+      vips.map((v) => ({ ip: v, interfaces: ['eth0'] })),
+      'a big takeover',
+    );
+    clock.advance(99);
+    clientA.take();
+    // A request that arrives while the repeats fall due, all at +100 ms.
+    clock.setTimer('request', 1, () => clientA.send(whoHas(vips[999]!)));
+    clock.advance(1);
+    const frames = clientA.take();
+    const isReply = (f: Frame) =>
+      f.kind === 'arp' && f.arp.op === 'reply' && !f.arp.senderIp.equals(f.arp.targetIp);
+    expect(frames.filter((f) => !isReply(f))).toHaveLength(2 * 1000);
+    const reply = frames.findIndex(isReply);
+    expect(reply).toBeGreaterThan(0);
+    expect(reply).toBeLessThan(2 * 1000);
+  });
 });
 
 function hex(...parts: string[]): Uint8Array {

@@ -12,6 +12,7 @@ import {
   solicitedNeighborAdvertisement,
 } from '../wire/index.ts';
 import { AddressCounters, type AddressCounts } from './address-counters.ts';
+import { BurstSchedule } from './burst-schedule.ts';
 import { type AnnouncerCounters, emptyCounters } from './counters.ts';
 import { AnnouncerClosedError, AnnouncerConfigError, UnknownInterfaceError } from './errors.ts';
 import type { AnnouncerEvent, AnnouncerListener } from './events.ts';
@@ -50,6 +51,9 @@ export class L2Announcer {
    * once: requests are answered, or no longer, from the moment setOwned returns.
    */
   private readonly pending: Pending[] = [];
+  private readonly bursts: BurstSchedule;
+  /** When the timer that works off due burst steps fires, if it is armed. */
+  private burstTimerDueMs: number | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -65,6 +69,7 @@ export class L2Announcer {
     }
     this.ports = byName;
     this.timers = new NamedTimers(clock, `${this.options.name} `);
+    this.bursts = new BurstSchedule(this.options.burstOffsetsMs);
     this.byAddress = new AddressCounters(() => clock.now());
     this.detach = ports.map((port) => port.onFrame((bytes) => this.receive(port, bytes)));
   }
@@ -91,8 +96,7 @@ export class L2Announcer {
     const next = ownershipOf(vips);
     const { gained, lost } = diffOwnership(this.owned, next);
     this.owned = next;
-    for (const { vip, interfaces } of lost)
-      for (const name of interfaces) this.timers.disarm(burstTimer(vip, name));
+    for (const { vip, interfaces } of lost) for (const name of interfaces) this.bursts.stop(vip, name);
     this.keepRefreshing();
     for (const { vip } of gained) this.byAddress.owned(vip.toString());
     for (const { vip } of lost) {
@@ -103,6 +107,7 @@ export class L2Announcer {
     for (const change of lost) this.pending.push({ kind: 'released', change, reason });
     for (const change of gained) this.pending.push({ kind: 'took-over', change, reason });
     this.workOff();
+    this.armBurst();
   }
 
   /**
@@ -163,21 +168,37 @@ export class L2Announcer {
         // Gratuitous frames now, then the burst; sendGratuitous skips what is no longer owned by now.
         for (const name of interfaces) {
           this.sendGratuitous(vip, name);
-          this.burstStep(vip, name, 0, 0);
+          this.bursts.start(vip, name, atMs);
         }
       }
       if (p.kind !== 'announce') this.emit({ kind: p.kind, vip, interfaces, atMs, reason: p.reason });
     }
+    this.armBurst();
     if (this.pending.length > 0) this.timers.arm('work', 0, () => this.workOff());
   }
 
-  private burstStep(vip: IpAddress, name: string, index: number, elapsedMs: number): void {
-    const at = this.options.burstOffsetsMs[index];
-    if (at === undefined) return;
-    this.timers.arm(burstTimer(vip, name), at - elapsedMs, () => {
-      this.sendGratuitous(vip, name);
-      this.burstStep(vip, name, index + 1, at);
-    });
+  /** Sends the next PER_TURN burst steps that are due, leaving later ones to later turns of the loop. */
+  private burstOff(): void {
+    this.burstTimerDueMs = undefined;
+    const now = this.clock.now();
+    for (let n = 0; n < PER_TURN; n++) {
+      const step = this.bursts.takeDue(now);
+      if (step === undefined) break;
+      this.sendGratuitous(step.vip, step.name);
+    }
+    this.armBurst();
+  }
+
+  /** Arms the burst timer for the earliest step due, or disarms it when no burst is under way. */
+  private armBurst(): void {
+    const due = this.bursts.nextDueMs();
+    if (due === undefined) {
+      this.timers.disarm('burst');
+      this.burstTimerDueMs = undefined;
+    } else if (this.burstTimerDueMs === undefined || due < this.burstTimerDueMs) {
+      this.burstTimerDueMs = due;
+      this.timers.arm('burst', Math.max(0, due - this.clock.now()), () => this.burstOff());
+    }
   }
 
   private keepRefreshing(): void {
@@ -305,19 +326,16 @@ export class L2Announcer {
 }
 
 /**
- * Ownership changes worked off per turn of the event loop. Each costs frames, timers and an event: on a
- * slow, loaded machine 0.15–0.6 ms, so 256 a turn blocked the liveness thread for 35–146 ms, and with the
- * rest of a 10,000-Service burst long enough for peers to declare the node dead; 32 keeps a turn short.
+ * Ownership changes (or due burst steps) worked off per turn of the event loop. Each costs frames and an
+ * event: on a slow, loaded machine 0.15–0.6 ms, so 256 a turn blocked the liveness thread for 35–146 ms,
+ * and with the rest of a 10,000-Service burst long enough for peers to declare the node dead; 32 keeps a
+ * turn short.
  */
 const PER_TURN = 32;
 
 type Pending =
   | { kind: 'released' | 'took-over'; change: OwnershipChange; reason: string }
   | { kind: 'announce'; change: OwnershipChange };
-
-function burstTimer(vip: IpAddress, name: string): string {
-  return `burst ${vip} ${name}`;
-}
 
 function describe(frame: Exclude<Frame, OtherFrame>): string {
   switch (frame.kind) {
