@@ -42,14 +42,29 @@ describe('fabricPlan', () => {
   });
 });
 
-/** A Docker engine holding one run's container and two labelled networks, recording what is removed. */
-function fakeEngine() {
+interface FakeContainer {
+  Id: string;
+  Names: string[];
+  HostConfig?: { NetworkMode: string };
+}
+
+/**
+ * A Docker engine holding one run's containers (by default one) and two labelled networks, recording
+ * when each removal starts and ends; a container takes a few ms to remove.
+ */
+function fakeEngine(containers: FakeContainer[] = [{ Id: 'c1', Names: ['/lblab-abc123-r1'] }]) {
   const removed: string[] = [];
+  const log: string[] = [];
   const docker = {
-    listContainers: () => Promise.resolve([{ Id: 'c1', Names: ['/lblab-abc123-r1'] }]),
+    listContainers: () => Promise.resolve(containers),
     getContainer: (id: string) => ({
       inspect: () => Promise.resolve({ State: { Pid: 0 } }),
-      remove: () => (removed.push(`container ${id}`), Promise.resolve()),
+      remove: async () => {
+        log.push(`start ${id}`);
+        await new Promise((r) => setTimeout(r, 5));
+        log.push(`end ${id}`);
+        removed.push(`container ${id}`);
+      },
     }),
     listNetworks: () =>
       Promise.resolve([
@@ -58,7 +73,7 @@ function fakeEngine() {
       ]),
     getNetwork: (id: string) => ({ remove: () => (removed.push(`network ${id}`), Promise.resolve()) }),
   };
-  return { docker: docker as unknown as Dockerode, removed };
+  return { docker: docker as unknown as Dockerode, removed, log };
 }
 
 describe('removeRunObjects', () => {
@@ -75,5 +90,31 @@ describe('removeRunObjects', () => {
     const e = fakeEngine();
     await removeRunObjects(e.docker, 'abc123');
     expect(e.removed).toEqual(['container c1', 'network n1', 'network n2']);
+  });
+
+  it("removes containers side by side, those in another container's network namespace first", async () => {
+    const node = (id: string) => ({ Id: id, Names: [`/lblab-abc123-${id}`] });
+    const software = (id: string, of: string) => ({
+      ...node(id),
+      HostConfig: { NetworkMode: `container:${of}` },
+    });
+    const e = fakeEngine([node('n1'), software('s1', 'n1'), node('n2'), software('s2', 'n2')]);
+    const result = await removeRunObjects(e.docker, 'abc123');
+    expect(e.log).toEqual([
+      'start s1',
+      'start s2',
+      'end s1',
+      'end s2',
+      'start n1',
+      'start n2',
+      'end n1',
+      'end n2',
+    ]);
+    expect(result.containers).toEqual([
+      'lblab-abc123-n1',
+      'lblab-abc123-s1',
+      'lblab-abc123-n2',
+      'lblab-abc123-s2',
+    ]);
   });
 });

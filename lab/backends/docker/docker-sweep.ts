@@ -7,6 +7,7 @@
 import { readdir, readlink } from 'node:fs/promises';
 import type { Dockerode } from '../../images/docker-engine.ts';
 import { sweepWorkDirs } from '../../sut/work-dir.ts';
+import { allDone } from '../all-done.ts';
 import { forgetRun, readRun, runDead } from '../netns/run-registry.ts';
 import { removeRunDirs } from '../netns/sweep.ts';
 import { RUN_LABEL } from './docker-names.ts';
@@ -56,50 +57,81 @@ export async function removeRunObjects(
   o: { keepNetworks?: ReadonlySet<string> } = {},
 ): Promise<DockerSweepResult> {
   const label = { label: [`${RUN_LABEL}=${runId}`] };
-  const result: DockerSweepResult = { containers: [], networks: [], processes: [] };
-  for (const c of await docker.listContainers({ all: true, filters: label })) {
-    const container = docker.getContainer(c.Id);
-    const pid = (await container.inspect().catch(() => undefined))?.State.Pid ?? 0;
-    if (pid > 0) result.processes.push(...(await killJoinersOf(pid)));
-    await container.remove({ force: true }).catch((err: { statusCode?: number }) => {
-      if (err.statusCode !== 404) throw err;
-    });
-    result.containers.push(c.Names[0]?.replace(/^\//, '') ?? c.Id.slice(0, 12));
+  const listed = await docker.listContainers({ all: true, filters: label });
+  const pids = await Promise.all(
+    listed.map(
+      async (c) =>
+        (
+          await docker
+            .getContainer(c.Id)
+            .inspect()
+            .catch(() => undefined)
+        )?.State.Pid ?? 0,
+    ),
+  );
+  const processes = await killJoinersOf(pids.filter((pid) => pid > 0));
+  // Side by side, but a container that runs in another's network namespace (a node's software) goes
+  // before the container whose namespace it shares.
+  const joined = listed.filter((c) => c.HostConfig?.NetworkMode?.startsWith('container:'));
+  const owners = listed.filter((c) => !joined.includes(c));
+  for (const wave of [joined, owners]) {
+    await allDone(
+      wave.map((c) =>
+        docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch((err: { statusCode?: number }) => {
+            if (err.statusCode !== 404) throw err;
+          }),
+      ),
+    );
   }
-  for (const n of await docker.listNetworks({ filters: label })) {
-    if (o.keepNetworks?.has(n.Name)) continue;
-    await docker
-      .getNetwork(n.Id)
-      .remove()
-      .catch((err: { statusCode?: number }) => {
-        if (err.statusCode !== 404) throw err;
-      });
-    result.networks.push(n.Name);
-  }
-  return result;
+  const networks = (await docker.listNetworks({ filters: label })).filter(
+    (n) => !o.keepNetworks?.has(n.Name),
+  );
+  await allDone(
+    networks.map((n) =>
+      docker
+        .getNetwork(n.Id)
+        .remove()
+        .catch((err: { statusCode?: number }) => {
+          if (err.statusCode !== 404) throw err;
+        }),
+    ),
+  );
+  return {
+    containers: listed.map((c) => c.Names[0]?.replace(/^\//, '') ?? c.Id.slice(0, 12)),
+    networks: networks.map((n) => n.Name),
+    processes,
+  };
 }
 
 /**
- * Processes that joined the network namespace of the container whose first process is `pid` (the lab
- * starts its programs there with nsenter; they are not in the container's PID namespace, so removing the
- * container would not end them). The container's own processes are Docker's to end.
+ * Processes that joined the network namespace of a container whose first process is one of `pids` (the
+ * lab starts its programs there with nsenter; they are in no container's PID namespace, so removing the
+ * containers would not end them). The containers' own processes are Docker's to end. /proc is read once
+ * for all the containers.
  */
-async function killJoinersOf(pid: number): Promise<number[]> {
-  const netns = await readlink(`/proc/${pid}/ns/net`).catch(() => undefined);
-  if (netns === undefined) return [];
-  const ownPid = await readlink(`/proc/${pid}/ns/pid`).catch(() => undefined);
+async function killJoinersOf(pids: readonly number[]): Promise<number[]> {
+  const namespaces = async (pid: number | string) => {
+    const [net, pidNs] = await Promise.all([
+      readlink(`/proc/${pid}/ns/net`).catch(() => undefined),
+      readlink(`/proc/${pid}/ns/pid`).catch(() => undefined),
+    ]);
+    return { net, pidNs };
+  };
+  const containers = await Promise.all(pids.map(namespaces));
+  const nets = new Set(containers.flatMap((c) => c.net ?? []));
+  const containerPidNs = new Set(containers.flatMap((c) => c.pidNs ?? []));
+  if (nets.size === 0) return [];
   const killed: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const other = Number(entry);
-    const [net, pidNs] = await Promise.all([
-      readlink(`/proc/${other}/ns/net`).catch(() => undefined),
-      readlink(`/proc/${other}/ns/pid`).catch(() => undefined),
-    ]);
-    if (net !== netns || pidNs === ownPid) continue;
+    const { net, pidNs } = await namespaces(entry);
+    if (net === undefined || !nets.has(net) || (pidNs !== undefined && containerPidNs.has(pidNs))) continue;
     try {
-      process.kill(other, 'SIGKILL');
-      killed.push(other);
+      process.kill(Number(entry), 'SIGKILL');
+      killed.push(Number(entry));
     } catch {
       // Already gone.
     }
