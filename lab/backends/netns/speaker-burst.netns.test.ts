@@ -130,12 +130,17 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
     }, 400_000);
   }
 
-  it('10,000 Services appear, vanish and appear again: the main loop never blocks for 100 ms (three runs)', async () => {
+  it('10,000 Services appear, vanish and appear again: the main loop never blocks for 100 ms, no death, no move, no CONFLICT (three runs)', async () => {
     const runs: Run[] = [];
     for (let i = 0; i < 3; i++) runs.push(await burst(10_000, { loaded: false }));
     // Every speaker logs each turn of its main loop that ran 100 ms late or more.
     expect(summary('10000, idle machine', runs)).toEqual([]);
     for (const r of runs) {
+      // A takeover of some 3300 addresses used to block the liveness thread with their repeated
+      // announcements (a timer each, all due together): peers then declared the node dead.
+      expect(r.deaths).toEqual([]);
+      expect(r.conflicts).toEqual([]);
+      expect(r.webMoves).toEqual([]);
       expect(r.lost).toBe(0);
       expect(r.gapMs).toBeLessThanOrEqual(50);
     }
