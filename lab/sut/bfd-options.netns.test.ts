@@ -166,7 +166,21 @@ describe.skipIf(mode === 'skip')('lab/sut: BFD options on real FRR and BIRD', ()
   it('FRR single hop with echo: both sides run the echo function at the agreed interval', async () => {
     const s = await session(r1, v4(2), 'up');
     expect(s).toMatchObject({ multihop: false, detectMs: 300, transmitMs: 100, echoTransmitMs: 100 });
-    expect((await echoPeer.bfdSessions())[0]?.echoTransmitMs).toBe(100);
+    // The peer learns r1's Required Min Echo RX Interval from r1's control packets: its own view of the
+    // session may be a packet behind r1's (once here, in a CI run, it had no echo interval yet).
+    const peer = await waitFor(
+      async () => {
+        const p = (await echoPeer.bfdSessions()).find((x) => x.peer === v4(1));
+        return p?.state === 'up' && p.echoTransmitMs !== undefined ? p : undefined;
+      },
+      {
+        what: `${echoPeer.name}: BFD with ${v4(1)} up, running echo`,
+        withinMs: 5000,
+        diagnostics: async () =>
+          `${JSON.stringify(await echoPeer.bfdSessions())}\n${await echoPeer.logTail()}`,
+      },
+    );
+    expect(peer.echoTransmitMs).toBe(100);
   });
 
   it('FRR eBGP multihop: a multihop session (RFC 5883), r1 passive, both enforcing the minimum TTL', async () => {
