@@ -25,14 +25,21 @@ const v4 = (host: number) => `198.18.0.${host}`;
 const timers = { receiveMs: 100, transmitMs: 100, multiplier: 3 };
 const sha1: BfdAuthentication = { type: 'meticulous-keyed-sha1', password: 'lab-sha1-key', keyId: 3 };
 
-async function session(router: BgpRouter, peer: string, state: BfdSessionView['state'], withinMs = 10_000) {
+/** Waits for `router`'s BFD session with `peer` to be in `state` (and, given `also`, to satisfy it). */
+async function session(
+  router: BgpRouter,
+  peer: string,
+  state: BfdSessionView['state'],
+  withinMs = 10_000,
+  also?: { what: string; holds: (s: BfdSessionView) => boolean },
+) {
   return waitFor(
     async () => {
       const s = (await router.bfdSessions()).find((x) => x.peer === peer);
-      return s?.state === state ? s : undefined;
+      return s?.state === state && (also?.holds(s) ?? true) ? s : undefined;
     },
     {
-      what: `${router.name}: BFD with ${peer} ${state}`,
+      what: `${router.name}: BFD with ${peer} ${state}${also ? `, ${also.what}` : ''}`,
       withinMs,
       diagnostics: async () => `${JSON.stringify(await router.bfdSessions())}\n${await router.logTail()}`,
     },
@@ -168,18 +175,10 @@ describe.skipIf(mode === 'skip')('lab/sut: BFD options on real FRR and BIRD', ()
     expect(s).toMatchObject({ multihop: false, detectMs: 300, transmitMs: 100, echoTransmitMs: 100 });
     // The peer learns r1's Required Min Echo RX Interval from r1's control packets: its own view of the
     // session may be a packet behind r1's (once here, in a CI run, it had no echo interval yet).
-    const peer = await waitFor(
-      async () => {
-        const p = (await echoPeer.bfdSessions()).find((x) => x.peer === v4(1));
-        return p?.state === 'up' && p.echoTransmitMs !== undefined ? p : undefined;
-      },
-      {
-        what: `${echoPeer.name}: BFD with ${v4(1)} up, running echo`,
-        withinMs: 5000,
-        diagnostics: async () =>
-          `${JSON.stringify(await echoPeer.bfdSessions())}\n${await echoPeer.logTail()}`,
-      },
-    );
+    const peer = await session(echoPeer, v4(1), 'up', 5000, {
+      what: 'running echo',
+      holds: (p) => p.echoTransmitMs !== undefined,
+    });
     expect(peer.echoTransmitMs).toBe(100);
   });
 

@@ -75,35 +75,22 @@ export async function removeRunObjects(
   const joined = listed.filter((c) => c.HostConfig?.NetworkMode?.startsWith('container:'));
   const owners = listed.filter((c) => !joined.includes(c));
   for (const wave of [joined, owners]) {
-    await allDone(
-      wave.map((c) =>
-        docker
-          .getContainer(c.Id)
-          .remove({ force: true })
-          .catch((err: { statusCode?: number }) => {
-            if (err.statusCode !== 404) throw err;
-          }),
-      ),
-    );
+    await allDone(wave.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(unlessGone)));
   }
   const networks = (await docker.listNetworks({ filters: label })).filter(
     (n) => !o.keepNetworks?.has(n.Name),
   );
-  await allDone(
-    networks.map((n) =>
-      docker
-        .getNetwork(n.Id)
-        .remove()
-        .catch((err: { statusCode?: number }) => {
-          if (err.statusCode !== 404) throw err;
-        }),
-    ),
-  );
+  await allDone(networks.map((n) => docker.getNetwork(n.Id).remove().catch(unlessGone)));
   return {
     containers: listed.map((c) => c.Names[0]?.replace(/^\//, '') ?? c.Id.slice(0, 12)),
     networks: networks.map((n) => n.Name),
     processes,
   };
+}
+
+/** Rethrows a removal's failure, unless Docker says the object is gone already (404). */
+function unlessGone(err: { statusCode?: number }): void {
+  if (err.statusCode !== 404) throw err;
 }
 
 /**
