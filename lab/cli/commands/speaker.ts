@@ -19,7 +19,7 @@ import {
 } from '../../../core/runtime/liveness-worker/liveness-worker.ts';
 import type { MetricsServer } from '../../../core/runtime/metrics-server.ts';
 import { RealClock } from '../../../core/runtime/real-clock.ts';
-import { watchLoopStalls } from '../../../core/runtime/loop-stalls.ts';
+import { describeStall, watchLoopStalls } from '../../../core/runtime/loop-stalls.ts';
 import { speakerLogLine } from '../../../core/runtime/speaker-log-line.ts';
 import { L2Speaker, type SpeakerLogEntry } from '../../../core/speaker/l2-speaker.ts';
 import { MAIN_LOOP_TIMEOUT_MS } from '../../../core/speaker/liveness/index.ts';
@@ -332,11 +332,11 @@ export async function runSpeaker(
   ];
   if (args.labControl !== undefined) stopWatching.push(watchLabControl(args.labControl, clock, log));
   const stalls = { count: 0, longestMs: 0 };
-  const stopStallWatch = watchLoopStalls(STALL_REPORT_MS, (ms) => {
+  const stopStallWatch = watchLoopStalls(STALL_REPORT_MS, (stall) => {
     stalls.count++;
-    stalls.longestMs = Math.max(stalls.longestMs, ms);
-    metrics.mainLoopStalled(ms);
-    log({ atMs: clock.now(), kind: 'lifecycle', message: `main event loop blocked for ${ms} ms` });
+    stalls.longestMs = Math.max(stalls.longestMs, stall.ms);
+    metrics.mainLoopStalled(stall.ms);
+    log({ atMs: clock.now(), kind: 'lifecycle', message: describeStall(stall) });
   });
   out.stdout(
     `lblab speaker ${node}: ${inputs.describe}; ${self.address}:${numbers.membershipPort}, interfaces ${local.map((i) => i.name).join(', ') || 'none'}, membership ${key ? 'authenticated' : 'NOT authenticated'}, metrics ${endpoint ? `on port ${endpoint.port}` : 'off'}`,
