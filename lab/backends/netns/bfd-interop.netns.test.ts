@@ -13,6 +13,7 @@ import { startCpuHog, stopAllCpuHogs } from './cpu-hog.ts';
 import { DetectionLab } from './detection-lab.ts';
 import { bfdProfileSpec, lblabNodeSpeaker } from './lblab-node-speaker.ts';
 import { silence, unsilence, unsilenceAll } from './silence.ts';
+import { loopStall } from './speaker-log.ts';
 import { watchFibRoute } from './fib-watch.ts';
 import { detectionTimeMs, formatDistribution, measureSilentNodeDetection } from './silent-node-detection.ts';
 import { requireNetns } from './test-support.ts';
@@ -310,10 +311,7 @@ stringData: { password: ${password} }
     await t.setServices(burst.without);
     const stability = await watching;
     const log = logSince(t, since).map((l) => l.message);
-    const stalls = log.flatMap((m) => {
-      const x = /main event loop blocked for (\d+) ms/.exec(m);
-      return x ? [Number(x[1])] : [];
-    });
+    const stalls = log.flatMap((m) => loopStall(m)?.ms ?? []);
     process.stderr.write(
       `no-flap: ${stability.polls} polls, FRR down transitions ${stability.downTransitions}, speaker main-loop stalls ${JSON.stringify(stalls)} ms\n`,
     );

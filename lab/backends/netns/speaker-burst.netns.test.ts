@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCpuHog, stopAllCpuHogs } from './cpu-hog.ts';
 import { expectedOwner, L2Lab, nodeNames, vip4 } from './l2-lab.test-support.ts';
-import { speakerLine, trackOwnership } from './speaker-log.ts';
+import { loopStall, speakerLine, trackOwnership, type LoggedStall } from './speaker-log.ts';
 import { requireNetns } from './test-support.ts';
 
 const mode = await requireNetns(['taskset']);
@@ -20,21 +20,9 @@ interface Run {
   conflicts: string[];
   webMoves: string[];
   /** Each main-loop stall a speaker logged (100 ms late or more), and how much of it was waiting for a CPU. */
-  stalls: Stall[];
+  stalls: LoggedStall[];
   /** From the first write of the burst until every speaker had digested the last one. */
   digestedMs: number;
-}
-
-interface Stall {
-  ms: number;
-  waitedMs: number;
-}
-
-/** "main event loop blocked for 169 ms (ran 40 ms, GC 25 ms, waited 120 ms for a CPU)" (loop-stalls.ts). */
-function stallOf(line: string): Stall[] {
-  const m = /main event loop blocked for (\d+) ms/.exec(line);
-  if (!m) return [];
-  return [{ ms: Number(m[1]), waitedMs: Number(/waited (\d+) ms for a CPU/.exec(line)?.[1] ?? 0) }];
 }
 
 /**
@@ -42,7 +30,7 @@ function stallOf(line: string): Stall[] {
  * run but waited for a CPU, which the other two speakers (three share the lab's two cores) and the
  * machine took.
  */
-const ownMs = (s: Stall) => Math.max(0, s.ms - s.waitedMs);
+const ownMs = (s: LoggedStall) => Math.max(0, s.ms - s.waitedMs);
 
 const isBurstAddress = (ip: string) => /^198\.18\.(1[2-8]\d|19[01])\./.test(ip);
 
@@ -115,7 +103,7 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
       deaths: lines.filter((l) => / membership: .* → dead /.test(l)),
       conflicts: lines.filter((l) => / CONFLICT: /.test(l)),
       webMoves: lines.filter((l) => / ownership: lab\/web /.test(l) && !l.includes(`: ${owner} after`)),
-      stalls: lines.flatMap(stallOf),
+      stalls: lines.flatMap((l) => loopStall(l) ?? []),
       digestedMs,
     };
   }

@@ -11,6 +11,22 @@ export function speakerLine(line: string): { kind: string; message: string } {
   return m ? { kind: m[1]!, message: m[2]! } : { kind: 'lifecycle', message: line };
 }
 
+export interface LoggedStall {
+  ms: number;
+  waitedMs: number;
+}
+
+/**
+ * A main-loop stall a speaker logged ("main event loop blocked for 169 ms (ran 40 ms, GC 25 ms, waited
+ * 120 ms for a CPU)", core/runtime/loop-stalls.ts): how late, and how much of it the main thread waited for
+ * a CPU (0 where the speaker could not tell).
+ */
+export function loopStall(line: string): LoggedStall | undefined {
+  const m = /main event loop blocked for (\d+) ms/.exec(line);
+  if (!m) return undefined;
+  return { ms: Number(m[1]), waitedMs: Number(/waited (\d+) ms for a CPU/.exec(line)?.[1] ?? 0) };
+}
+
 /** Follows the announcer's took-over / released lines into the set of addresses a speaker answers for. */
 export function trackOwnership(
   owned: Set<string>,
