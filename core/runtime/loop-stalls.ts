@@ -32,7 +32,7 @@ export function watchLoopStalls(thresholdMs: number, report: (stall: LoopStall) 
   let last = performance.now();
   let lastSched = schedStat();
   // GC entries reach the observer after the turn that ends the stall: it is reported one tick later.
-  let pending: { from: number; to: number; ms: number; ranMs?: number; waitedMs?: number } | undefined;
+  let pending: (Omit<LoopStall, 'gcMs'> & { from: number; to: number }) | undefined;
   const timer = setInterval(() => {
     const now = performance.now();
     const sched = schedStat();
