@@ -1,49 +1,59 @@
 // lblab's TypeScript as JavaScript, for its processes and threads to import without a loader. Node 20
 // runs TypeScript only through tsx's loader hooks, which run on a thread of their own: every module costs
-// two round trips to it, and `lblab run` loads about 370 of ours (1.07 s before the first scenario
-// against 0.31 s without). So each source is transformed once by esbuild (the same transform tsx uses)
-// into node_modules/.cache, and again only when its modification time changes. Plain JavaScript, since
-// it runs before any loader: the CLI (lab/cli/lblab.mjs) and each worker thread's first module start
-// their TypeScript through runTypeScript.
-import {
-  accessSync,
-  constants,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+// two round trips to it. Compiled file by file, each module still cost the ESM loader a resolve, a stat
+// and a read: `lblab run` loaded some 370, and `lblab --help` took 1.0 s (0.57 s bundled). So esbuild
+// (the transform tsx uses) bundles each thread's entry below into one module, with what it imports
+// lazily in chunks of their own, into node_modules/.cache, again only when an input changed. Plain
+// JavaScript, since it runs before any loader: the CLI (lab/cli/lblab.mjs) and each worker thread's
+// first module start their TypeScript through runTypeScript.
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const sourceDirs = ['core', 'lab', 'reports', 'scenarios'];
 
 /**
- * Set in this process's environment once its main thread has brought the tree up to date. A worker
- * thread starts with a copy of that environment, so it takes its compiled twin without walking the tree
- * again (a speaker starts four); a child process has another pid, so it looks for itself.
+ * Every module a thread starts with (the CLI's main and each worker thread's TypeScript), built together
+ * so that shared code is one chunk. An entry not listed still runs: it joins the next build.
+ */
+const entries = [
+  'lab/cli/main.ts',
+  'reports/html/chart-thread.ts',
+  'lab/backends/emulated/election-prewarm-main.ts',
+  'core/runtime/liveness-worker/worker-main.ts',
+  'core/runtime/bfd-worker/worker-main.ts',
+  'core/runtime/manifest-worker/worker-main.ts',
+  'core/runtime/af-packet-port.ts',
+];
+
+/**
+ * Packages bundled too, in a build of their own that a change to lblab's sources leaves alone: vega and
+ * vega-lite are some 400 small modules, which took the chart thread 0.4 s to load one by one and 0.2 s
+ * as one. Every other package is imported as installed.
+ */
+const bundledPackages = ['vega', 'vega-lite'];
+
+/**
+ * Set in this process's environment once its main thread has a build up to date: a worker thread starts
+ * with a copy of that environment, so it runs the same build without looking again (a speaker starts
+ * four); a child process has another pid, so it looks for itself.
  */
 const CHECKED = 'LBLAB_TYPESCRIPT_CHECKED';
 
 /**
- * Imports the TypeScript module at `url` (a file URL in the source tree): its compiled twin, brought up
- * to date with every other source first, or the source itself through tsx where that cannot be.
- * `root` is for tests.
+ * Imports the TypeScript module at `url` (a file URL in the source tree): its bundle, built again first
+ * if any of its inputs changed, or the source itself through tsx where that cannot be. `root` is for
+ * tests.
  */
 export async function runTypeScript(url, root = repoRoot) {
-  const entry = relative(root, fileURLToPath(url));
-  const mark = `${process.pid} ${root}`;
+  const entry = relative(root, fileURLToPath(url)).split(sep).join('/');
+  const [pid, checkedRoot, build] = (process.env[CHECKED] ?? '').split('\n');
   const compiled =
-    process.env[CHECKED] === mark
-      ? pathToFileURL(target(cacheTree(root), join(root, entry))).href
+    pid === String(process.pid) && checkedRoot === root && readManifest(build)?.entries.includes(entry)
+      ? entryUrl(build, entry)
       : await compiledEntry(entry, root);
   if (compiled !== undefined) {
-    process.env[CHECKED] = mark;
-    // Stack traces name the TypeScript sources and their lines, as under tsx (the maps are inline).
+    // Stack traces name the TypeScript sources and their lines, as under tsx (each bundle has its map).
     process.setSourceMapsEnabled(true);
     return import(compiled);
   }
@@ -52,123 +62,232 @@ export async function runTypeScript(url, root = repoRoot) {
 }
 
 /**
- * The compiled module of `entry` (a path from the repository root, e.g. "lab/cli/main.ts") as a URL,
- * with every source brought up to date first; undefined when that cannot be done here (esbuild missing,
- * a read-only tree as in lblab's image): then tsx runs the sources as before. `root` is for tests.
+ * The bundle of `entry` (a path from the repository root, e.g. "lab/cli/main.ts") as a URL, built again
+ * first when an input changed; undefined when that cannot be done here (esbuild missing, a read-only tree
+ * as in lblab's image without a build, a source that does not compile): then tsx runs the sources, and
+ * says what is wrong with them. `root` is for tests.
  */
 export async function compiledEntry(entry, root = repoRoot) {
-  const tree = cacheTree(root);
+  const cache = join(root, 'node_modules', '.cache', 'lblab-bundle');
   try {
-    const sources = new Set();
-    const stale = new Map();
-    for (const dir of sourceDirs)
-      for (const file of walk(join(root, dir)))
-        if (isSource(file)) {
-          sources.add(file);
-          const stat = staleStat(tree, file);
-          if (stat) stale.set(file, stat);
-        }
-    if (stale.size > 0) {
-      // Loaded only when there is something to compile: most starts find every source compiled.
-      const esbuild = await import('esbuild');
-      // A tree it cannot write (a read-only root filesystem) is known before compiling anything.
-      mkdirSync(tree.cache, { recursive: true });
-      accessSync(tree.cache, constants.W_OK);
-      compile(esbuild, tree, stale);
+    let build = currentBuild(cache);
+    const manifest = readManifest(build);
+    if (manifest === undefined || !manifest.entries.includes(entry) || changed(root, manifest)) {
+      const wanted = new Set([entry, ...(manifest?.entries ?? []), ...entries]);
+      build = await bundle(
+        root,
+        cache,
+        [...wanted].filter((e) => exists(join(root, e))),
+        manifest?.packages,
+      );
     }
-    removeOrphans(tree, sources);
-    return pathToFileURL(target(tree, join(root, entry))).href;
+    process.env[CHECKED] = [process.pid, root, build].join('\n');
+    return entryUrl(build, entry);
   } catch {
     return undefined;
   }
 }
 
-const cacheTree = (root) => ({ root, cache: join(root, 'node_modules', '.cache', 'lblab-js') });
-const isSource = (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts');
-const target = ({ root, cache }, source) => join(cache, relative(root, source)).replace(/\.ts$/, '.mjs');
+const CURRENT = 'current';
+const MANIFEST = 'manifest.json';
+const entryUrl = (build, entry) => pathToFileURL(join(build, entry.replace(/\.ts$/, '.mjs'))).href;
 
-function* walk(dir) {
-  let entries;
+/** The build `current` names, or undefined before the first. */
+function currentBuild(cache) {
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (err) {
-    if (err.code === 'ENOENT') return;
-    throw err;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules' && entry.name !== 'out') yield* walk(path);
-    } else yield path;
+    return join(cache, readFileSync(join(cache, CURRENT), 'utf8'));
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * The source's stat when its compiled twin does not carry the same modification time (compile sets it),
- * taken before compiling: a source saved again meanwhile is then compiled again next time.
+ * A build's manifest, if the build is whole: its entries, its inputs ({ path from the root: modification
+ * time }), and its packages' build ({ dir, inputs }).
  */
-function staleStat(tree, source) {
-  const stat = statSync(source);
+function readManifest(build) {
+  if (!build) return undefined;
   try {
-    // Within a millisecond: utimes keeps whole milliseconds of the source's time, not its nanoseconds.
-    if (Math.abs(statSync(target(tree, source)).mtimeMs - stat.mtimeMs) < 1) return undefined;
+    return JSON.parse(readFileSync(join(build, MANIFEST), 'utf8'));
   } catch {
-    // not compiled yet
+    return undefined;
   }
-  return stat;
 }
 
-/** One esbuild run over every stale source (esbuild transforms them in parallel), then each written. */
-function compile(esbuild, tree, stale) {
-  const { outputFiles } = esbuild.buildSync({
-    entryPoints: [...stale.keys()],
-    outbase: tree.root,
-    outdir: tree.cache,
-    outExtension: { '.js': '.mjs' },
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'inline',
+/**
+ * Whether an input's modification time is not the one it was built from (a change, even one that keeps
+ * an older time, such as a file restored from elsewhere), or an input is gone. A new source matters only
+ * once a changed one imports it. `packages` are checked too.
+ */
+function changed(root, { inputs, packages }) {
+  for (const [path, mtimeMs] of Object.entries(inputs)) {
+    try {
+      if (statSync(join(root, path)).mtimeMs !== mtimeMs) return true;
+    } catch {
+      return true;
+    }
+  }
+  return packages !== undefined && changed(root, packages);
+}
+
+function exists(path) {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The options both builds share: ES modules for Node 20, lazy imports split into chunks. */
+const common = (root, outdir) => ({
+  absWorkingDir: root,
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  metafile: true,
+  logLevel: 'silent',
+});
+
+/**
+ * Bundles `wanted` into a new build directory and makes it current; returns its path. `packages` is the
+ * last build's packages build, used again unless its inputs changed. Another lblab starting at the same
+ * moment (a lab starts its speakers together) may build too: each builds into a directory of its own
+ * and renames it into place, so none reads half a build, and the last one named current wins.
+ */
+async function bundle(root, cache, wanted, packages) {
+  // Loaded only when there is something to build: most starts find their build up to date.
+  const esbuild = await import('esbuild');
+  const id = `${Date.now().toString(36)}-${process.pid}`;
+  // Where the bundled packages are, or will be once built (after, and only if, lblab's sources import one).
+  const reuse = packages !== undefined && !changed(root, packages);
+  const packagesDir = reuse ? packages.dir : `packages-${id}`;
+  const imported = new Set();
+  const building = join(cache, `${id}.tmp`);
+  const { metafile } = await esbuild.build({
+    ...common(root, building),
+    entryPoints: wanted,
+    outbase: root,
+    entryNames: '[dir]/[name]',
+    sourcemap: 'linked',
+    sourcesContent: false,
     supported: { 'import-attributes': true },
     tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
-    logLevel: 'silent',
+    external: installedPackages(root).flatMap((name) => [name, `${name}/*`]),
+    plugins: [inSourceTree(root, join(cache, packagesDir), imported)],
   });
-  for (const file of outputFiles) {
-    const source = join(tree.root, relative(tree.cache, file.path)).replace(/\.mjs$/, '.ts');
-    const { atime, mtime } = stale.get(source);
-    mkdirSync(dirname(file.path), { recursive: true });
-    // Another lblab starting at the same moment (a lab starts its speakers together) may write the same
-    // file: each writes its own and renames it into place, so neither reads half a module.
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, relink(file.text, source));
-    utimesSync(temporary, atime, mtime);
-    renameSync(temporary, file.path);
-  }
+  if (imported.size === 0) packages = undefined;
+  else if (!reuse) packages = await bundlePackages(esbuild, root, cache, packagesDir);
+  writeFileSync(
+    join(building, MANIFEST),
+    JSON.stringify({ entries: wanted, inputs: inputs(root, metafile), packages }),
+  );
+  renameSync(building, join(cache, id));
+  const pointer = join(cache, `${CURRENT}.${process.pid}.tmp`);
+  writeFileSync(pointer, id);
+  renameSync(pointer, join(cache, CURRENT));
+  removeOldBuilds(cache, [id, packagesDir]);
+  return join(cache, id);
+}
+
+/** bundledPackages (those installed), each as `<dir>/<name>.mjs`, in a directory of their own: its name and inputs. */
+async function bundlePackages(esbuild, root, cache, dir) {
+  const building = join(cache, `${dir}.tmp`);
+  const { metafile } = await esbuild.build({
+    ...common(root, building),
+    entryPoints: bundledPackages
+      .filter((name) => exists(join(root, 'node_modules', name)))
+      .map((name) => ({ in: `package:${name}`, out: name })),
+    plugins: [
+      {
+        name: 'lblab-package-entries',
+        setup(build) {
+          // Each entry is a module that re-exports the package, resolved from the repository's root.
+          build.onResolve({ filter: /^package:/ }, ({ path }) => ({
+            path: path.slice(8),
+            namespace: 'package',
+          }));
+          build.onLoad({ filter: /.*/, namespace: 'package' }, ({ path }) => ({
+            contents: `export * from ${JSON.stringify(path)};`,
+            resolveDir: root,
+          }));
+        },
+      },
+    ],
+  });
+  renameSync(building, join(cache, dir));
+  return { dir, inputs: inputs(root, metafile) };
 }
 
 /**
- * A relative import of a .ts file leads to its compiled twin beside it in the cache; any other relative
- * import (package.json, a .mjs entry) to the file in the source tree. import.meta.url stays the source's,
- * so paths made from it (worker entries, the repository root, the native addon) are the source tree's.
+ * A build's inputs and their modification times: the files esbuild read, and this file, so that a change
+ * to how bundles are made builds them again.
  */
-function relink(code, source) {
-  const url = pathToFileURL(source).href;
-  return code
-    .replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.\.?\/[^"]*)"/g, (_, lead, spec) =>
-      spec.endsWith('.ts')
-        ? `${lead}"${spec.slice(0, -3)}.mjs"`
-        : `${lead}${JSON.stringify(new URL(spec, url).href)}`,
-    )
-    .replace(/\bimport\.meta\.url\b/g, JSON.stringify(url));
+function inputs(root, metafile) {
+  const times = {};
+  for (const path of [...Object.keys(metafile.inputs), relative(root, fileURLToPath(import.meta.url))])
+    if (!path.includes(':')) times[path] = statSync(join(root, path)).mtimeMs;
+  return times;
 }
 
-/** Compiled modules whose source is gone, so an import of a deleted file fails as it does with tsx. */
-function removeOrphans({ root, cache }, sources) {
-  for (const file of walk(cache)) {
-    // A .tmp file may be another lblab's module on its way into place.
-    if (!file.endsWith('.mjs')) continue;
-    if (!sources.has(join(root, relative(cache, file)).replace(/\.mjs$/, '.ts')))
-      rmSync(file, { force: true });
+/** The packages package.json names, less bundledPackages. */
+function installedPackages(root) {
+  const { dependencies = {}, devDependencies = {} } = JSON.parse(
+    readFileSync(join(root, 'package.json'), 'utf8'),
+  );
+  return Object.keys({ ...dependencies, ...devDependencies }).filter(
+    (name) => !bundledPackages.includes(name),
+  );
+}
+
+/**
+ * Keeps each module's view of the source tree: import.meta.url stays the source file's, so paths made
+ * from it (worker entries, the repository root, the native addons) are the source tree's; a relative
+ * import of anything but TypeScript (package.json, a .mjs entry) is the source tree's file. A bundled
+ * package is its module in `packagesDir`, and its name goes into `imported`.
+ */
+function inSourceTree(root, packagesDir, imported) {
+  return {
+    name: 'lblab-source-tree',
+    setup(build) {
+      // lblab's sources import two kinds of file besides TypeScript: package.json and .mjs entries.
+      build.onResolve({ filter: /^\.\.?\/.*\.(mjs|json)$/ }, ({ path, importer }) => ({
+        path: pathToFileURL(resolve(dirname(importer), path)).href,
+        external: true,
+      }));
+      build.onResolve({ filter: new RegExp(`^(${bundledPackages.join('|')})$`) }, ({ path }) => {
+        imported.add(path);
+        return { path: pathToFileURL(join(packagesDir, `${path}.mjs`)).href, external: true };
+      });
+      build.onLoad({ filter: /\.ts$/ }, ({ path }) => ({
+        loader: 'ts',
+        contents: readFileSync(path, 'utf8').replace(
+          /\bimport\.meta\.url\b/g,
+          JSON.stringify(pathToFileURL(path).href),
+        ),
+      }));
+    },
+  };
+}
+
+/**
+ * Builds other than `keep` (and unfinished ones) older than an hour: a process started from one may
+ * still import its lazy chunks, and no run lasts that long.
+ */
+function removeOldBuilds(cache, keep) {
+  const before = Date.now() - 3600_000;
+  for (const name of readdirSync(cache)) {
+    if (keep.includes(name) || name === CURRENT) continue;
+    const path = join(cache, name);
+    try {
+      if (statSync(path).mtimeMs < before) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another lblab removed it first
+    }
   }
 }

@@ -28,7 +28,7 @@ async function load(url: string | undefined, fresh: string): Promise<Record<stri
   return (await import(`${url!}?${fresh}`)) as Record<string, unknown>;
 }
 
-describe('compiledEntry: the CLI runs its TypeScript compiled, kept up to date', () => {
+describe('compiledEntry: the CLI runs its TypeScript bundled, kept up to date', () => {
   it('runs what the sources say, with imports, JSON and import.meta.url as in the source tree', async () => {
     await tree({
       'lab/cli/main.ts': [
@@ -38,9 +38,10 @@ describe('compiledEntry: the CLI runs its TypeScript compiled, kept up to date',
         'export const answer = twice(n);',
         'export const version: string = pkg.version;',
         'export const here = import.meta.url;',
-        "export const later = async () => (await import('../util/math.ts')).twice(2);",
+        "export const later = async () => (await import('../util/lazy.ts')).lazy;",
       ].join('\n'),
       'lab/util/math.ts': 'export type Num = number;\nexport const twice = (n: Num): Num => n * 2;\n',
+      'lab/util/lazy.ts': 'export const lazy = 4;\n(globalThis as Record<string, unknown>).lazyRan = true;\n',
       'lab/util/math.test.ts': 'throw new Error("tests are not compiled");\n',
     });
     const m = await load(await compiledEntry('lab/cli/main.ts', root), 'a');
@@ -48,26 +49,59 @@ describe('compiledEntry: the CLI runs its TypeScript compiled, kept up to date',
     expect(m['version']).toBe('9.9.9');
     // Paths made from import.meta.url (worker entries, the repository root) stay in the source tree.
     expect(m['here']).toBe(pathToFileURL(join(root, 'lab/cli/main.ts')).href);
+    // A module imported lazily (a command's, a backend's) still runs only when imported.
+    const seen = globalThis as Record<string, unknown>;
+    expect(seen['lazyRan']).toBeUndefined();
     expect(await (m['later'] as () => Promise<number>)()).toBe(4);
-    expect(await readdir(join(root, 'node_modules/.cache/lblab-js/lab/util'))).toEqual(['math.mjs']);
+    expect(seen['lazyRan']).toBe(true);
+    delete seen['lazyRan'];
   });
 
-  it('compiles a changed source again, and drops the module of a deleted one', async () => {
+  it('builds again when a source changes, even to an older time, and only then', async () => {
     await tree({
       'lab/cli/main.ts': "export { value } from '../util/value.ts';\n",
       'lab/util/value.ts': 'export const value = 1;\n',
-      'lab/util/gone.ts': 'export const gone = true;\n',
     });
-    expect((await load(await compiledEntry('lab/cli/main.ts', root), 'a'))['value']).toBe(1);
+    const first = await compiledEntry('lab/cli/main.ts', root);
+    expect((await load(first, 'a'))['value']).toBe(1);
+    expect(await compiledEntry('lab/cli/main.ts', root)).toBe(first);
     await writeFile(join(root, 'lab/util/value.ts'), 'export const value = 2;\n');
-    // Even a change that keeps an older time (a file restored from elsewhere) is a change.
+    // A file restored from elsewhere keeps an older time: still a change.
     await utimes(join(root, 'lab/util/value.ts'), new Date(2001, 1, 1), new Date(2001, 1, 1));
-    await rm(join(root, 'lab/util/gone.ts'));
+    const second = await compiledEntry('lab/cli/main.ts', root);
+    expect(second).not.toBe(first);
+    expect((await load(second, 'b'))['value']).toBe(2);
+  });
+
+  it('gives up on a source that does not build (tsx then says why): here an import of a deleted file', async () => {
+    await tree({
+      'lab/cli/main.ts': "export { value } from '../util/value.ts';\n",
+      'lab/util/value.ts': 'export const value = 1;\n',
+    });
     expect(await compiledEntry('lab/cli/main.ts', root)).toBeDefined();
-    // Node keeps the first value.mjs it loaded: the new one is loaded under another URL.
-    const util = join(root, 'node_modules/.cache/lblab-js/lab/util');
-    expect((await load(pathToFileURL(join(util, 'value.mjs')).href, 'b'))['value']).toBe(2);
-    expect(await readdir(util)).toEqual(['value.mjs']);
+    await rm(join(root, 'lab/util/value.ts'));
+    expect(await compiledEntry('lab/cli/main.ts', root)).toBeUndefined();
+  });
+
+  it('bundles vega in a build of its own, which a change to the sources leaves alone', async () => {
+    await tree({
+      'lab/cli/main.ts': "export { drawn } from 'vega';\n",
+      'node_modules/vega/package.json': JSON.stringify({ name: 'vega', type: 'module', main: 'index.js' }),
+      'node_modules/vega/index.js': "export { drawn } from './draw.js';\n",
+      'node_modules/vega/draw.js': 'export const drawn = 1;\n',
+    });
+    const packagesDir = async () =>
+      (await readdir(join(root, 'node_modules/.cache/lblab-bundle'))).filter((n) =>
+        n.startsWith('packages-'),
+      );
+    expect((await load(await compiledEntry('lab/cli/main.ts', root), 'a'))['drawn']).toBe(1);
+    const [built] = await packagesDir();
+    await writeFile(join(root, 'lab/cli/main.ts'), "export { drawn } from 'vega';\nexport const more = 1;\n");
+    expect((await load(await compiledEntry('lab/cli/main.ts', root), 'b'))['more']).toBe(1);
+    expect(await packagesDir()).toEqual([built]);
+    await writeFile(join(root, 'node_modules/vega/draw.js'), 'export const drawn = 2;\n');
+    expect((await load(await compiledEntry('lab/cli/main.ts', root), 'c'))['drawn']).toBe(2);
+    expect(await packagesDir()).toHaveLength(2);
   });
 
   it("a worker thread runs its process's build without looking again; a new process compiles the change", async () => {

@@ -74,7 +74,7 @@ function draw(spec: ChartSpec): Promise<string> {
 const ahead = new Map<string, Promise<string>>();
 
 /**
- * Starts the chart thread, which loads vega and vega-lite (most of half a second) on the machine's other
+ * Starts the chart thread, which loads vega and vega-lite (about 0.2 s) on the machine's other
  * core: `lblab run` calls it before its scenarios, so the report finds them loaded.
  */
 export function warmCharts(): void {
