@@ -6,7 +6,7 @@
 // lazily in chunks of their own, into node_modules/.cache, again only when an input changed. Plain
 // JavaScript, since it runs before any loader: the CLI (lab/cli/lblab.mjs) and each worker thread's
 // first module start their TypeScript through runTypeScript.
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -77,7 +77,7 @@ export async function compiledEntry(entry, root = repoRoot) {
       build = await bundle(
         root,
         cache,
-        [...wanted].filter((e) => exists(join(root, e))),
+        [...wanted].filter((e) => existsSync(join(root, e))),
         manifest?.packages,
       );
     }
@@ -128,15 +128,6 @@ function changed(root, { inputs, packages }) {
     }
   }
   return packages !== undefined && changed(root, packages);
-}
-
-function exists(path) {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The options both builds share: ES modules for Node 20, lazy imports split into chunks. */
@@ -201,7 +192,7 @@ async function bundlePackages(esbuild, root, cache, dir) {
   const { metafile } = await esbuild.build({
     ...common(root, building),
     entryPoints: bundledPackages
-      .filter((name) => exists(join(root, 'node_modules', name)))
+      .filter((name) => existsSync(join(root, 'node_modules', name)))
       .map((name) => ({ in: `package:${name}`, out: name })),
     plugins: [
       {

@@ -107,7 +107,7 @@ describe.skipIf(engine === 'skip')("lblab's image", () => {
     expect(lines).toContain('client-node');
     for (const dev of ['vitest', 'typescript', 'testcontainers', 'eslint']) expect(lines).not.toContain(dev);
     expect(lines).toEqual(expect.arrayContaining(['af_packet.node', 'tcp_options.node', 'udp_options.node']));
-    // Compiled when the image was built (core/runtime/typescript.mjs): a container never compiles.
+    // Bundled when the image was built (core/runtime/typescript.mjs): a container never builds.
     expect(
       lines.filter((l) => /^\/app\/node_modules\/\.cache\/lblab-bundle\/[^/]+\/lab\/cli\/main\.mjs$/.test(l)),
     ).toHaveLength(1);
