@@ -10,10 +10,7 @@ export class ByteSlabs {
   private slab = new ArrayBuffer(0);
   private used = 0;
 
-  // 1 MiB rather than 64 KiB: a 2000-node emulated node crash peaked at 1615-1654 MB instead of
-  // 1776-1779 MB (3 runs each, same events and outcome); its wall time did not change beyond the
-  // machine's spread (75-95 s against 88-91 s).
-  constructor(private readonly slabBytes = 1024 * 1024) {}
+  constructor(private readonly slabBytes = 64 * 1024) {}
 
   /**
    * `length` zeroed bytes of their own, from a shared slab when they are small beside it, seen through
