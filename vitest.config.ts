@@ -30,10 +30,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           // A worker keeps its loaded modules from one file to the next instead of loading lblab's some
-          // 370 modules again for each of about 300 files: measured here with the emulated project, in a
-          // shuffled order, 218 s to 112 s. It holds because no file leaves state behind: environment
-          // stubs are undone after each test, nothing is mocked by module, and a module's caches (rings,
-          // texts, elections) must not change an outcome anyway (the emulated replay tests check that).
+          // 370 modules again for each of about 300 files: measured here for the unit and emulated files
+          // together, in one shuffled order, 218 s to 112 s. It holds because no file leaves state
+          // behind: environment stubs are undone after each test, nothing is mocked by module, and a
+          // module's caches (rings, texts, elections) must not change an outcome anyway (the emulated
+          // replay tests check that).
           isolate: false,
           include: [
             'core/**/*.test.ts',
