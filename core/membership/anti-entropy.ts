@@ -29,7 +29,9 @@ export class AntiEntropy {
 
   constructor(private readonly ctx: Context) {}
 
-  start(): void {
+  /** Arms the periodic exchange; with `join`, first asks two members for their view at once. */
+  start({ join }: { join: boolean }): void {
+    if (!join) return this.arm();
     const t = this.ctx.table();
     const skip = new Set([t.self]);
     const first = liveSuccessor(t, skip);

@@ -1,6 +1,7 @@
 // Speaker membership: which speakers run, agreed across the cluster in well under a second, at a
 // per-node cost that does not grow with the cluster. See DESIGN.md beside this file.
 export { Membership, type MembershipConfig, type Refusal } from './membership.ts';
+export { ConvergedView } from './converged-view.ts';
 export { MembershipAuth, type MembershipAuthOptions } from './auth/membership-auth.ts';
 export { type MembershipOptions, defaultOptions } from './options.ts';
 export type { Change, Counters, Member, Meta, NodeRef, State } from './types.ts';

@@ -4,10 +4,11 @@ import type { Random } from '../runtime/random.ts';
 import { AntiEntropy } from './anti-entropy.ts';
 import { MembershipAuth } from './auth/membership-auth.ts';
 import type { Context } from './context.ts';
+import type { ConvergedView } from './converged-view.ts';
 import { Detector } from './detector.ts';
 import { Dissemination } from './dissemination.ts';
-import { MembershipConfigError, MembershipMetaError } from './errors.ts';
-import { utf8Length } from './hash.ts';
+import { MembershipConfigError } from './errors.ts';
+import { metaAsText } from './meta-text.ts';
 import { heartbeatTargets, watchedNodes } from './neighbours.ts';
 import { type MembershipOptions, resolveOptions } from './options.ts';
 import { ALIVE, DEAD, LEFT, STATE_NAMES, UNKNOWN } from './precedence.ts';
@@ -15,14 +16,7 @@ import { reasons, updateReason } from './reasons.ts';
 import { Ring } from './ring.ts';
 import { MemberTable } from './table.ts';
 import type { Change, Counters, Member, Meta, NodeRef, State } from './types.ts';
-import {
-  MAX_META_BYTES,
-  type Message,
-  type Update,
-  decodeMessage,
-  encodeMessage,
-  headerByteLength,
-} from './wire/index.ts';
+import { type Message, type Update, decodeMessage, encodeMessage, headerByteLength } from './wire/index.ts';
 
 export interface MembershipConfig {
   readonly clock: Clock;
@@ -38,6 +32,12 @@ export interface MembershipConfig {
    * replayed. Without it the protocol trusts the network, as memberlist does without its keyring.
    */
   readonly auth?: MembershipAuth;
+  /**
+   * Start as a member of a cluster that has run for a while (see ConvergedView): every node of the view
+   * alive, our view synced, nothing to announce. What a real start reaches once the whole cluster has
+   * heard of everyone; the emulator uses it when it starts a whole cluster at once.
+   */
+  readonly converged?: ConvergedView;
 }
 
 /** Why a datagram was refused before anything in it was believed (counted under the same name). */
@@ -121,6 +121,7 @@ export class Membership {
     const ring = Ring.of(withSelf(config.nodes, config.self));
     this.table = new MemberTable(ring, ring.indexOf(config.self.name)!);
     this.writeSelf('join');
+    if (config.converged) this.assume(config.converged);
     this.ctx = {
       clock: this.clock,
       random: this.random,
@@ -157,10 +158,15 @@ export class Membership {
     this.listen();
     this.lastTick = this.clock.now();
     this.table.lastHeard[this.table.self] = this.lastTick;
-    this.dissemination.push(this.self.name);
-    this.antiEntropy.start();
-    // Alone (or nobody answers): after one detection time our own view is the best there is.
-    this.timers.arm('synced', this.timeout, () => this.markSynced());
+    if (this.isSynced) {
+      // A converged view: everyone knows us already, so there is no claim to push and no view to ask for.
+      this.antiEntropy.start({ join: false });
+    } else {
+      this.dissemination.push(this.self.name);
+      this.antiEntropy.start({ join: true });
+      // Alone (or nobody answers): after one detection time our own view is the best there is.
+      this.timers.arm('synced', this.timeout, () => this.markSynced());
+    }
     this.tick();
   }
 
@@ -186,17 +192,7 @@ export class Membership {
    * alive claims, versioned by incarnation, so setting it raises our incarnation and gossips it.
    */
   setMeta(meta: Meta): void {
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(meta);
-    } catch (e) {
-      throw new MembershipMetaError(`cannot be written as JSON: ${String(e)}`);
-    }
-    if (typeof text !== 'string' || typeof meta !== 'object' || meta === null || Array.isArray(meta))
-      throw new MembershipMetaError('must be a JSON object');
-    if (text === '{}') text = '';
-    const n = utf8Length(text);
-    if (n > MAX_META_BYTES) throw new MembershipMetaError(`is ${n} bytes as JSON, at most ${MAX_META_BYTES}`);
+    const text = metaAsText(meta);
     if (text === this.metaText) return;
     this.metaText = text;
     if (this.phase !== 'running') {
@@ -251,7 +247,7 @@ export class Membership {
     // No tick ran for longer than anyone waits for us: the first send raises our incarnation (checkStall).
     this.lastTick = -Infinity;
     this.dirty = true;
-    this.antiEntropy.start();
+    this.antiEntropy.start({ join: true });
     this.tick();
   }
 
@@ -589,6 +585,21 @@ export class Membership {
 
   private change(node: string, from: State, to: State, incarnation: number, reason: string): void {
     this.pendingChanges.push({ node, from, to, incarnation, reason });
+  }
+
+  /**
+   * In the constructor: every other node of `view` alive at our starting incarnation, and synced. No
+   * listener can be subscribed yet, so none is told.
+   */
+  private assume(view: ConvergedView): void {
+    const t = this.table;
+    for (const { name, meta } of view.entries) {
+      const i = t.ring.indexOf(name);
+      if (i === undefined || i === t.self) continue;
+      t.apply(i, { node: name, state: 'alive', incarnation: this.incarnation, cause: 'join', meta });
+    }
+    this.answered = true;
+    this.isSynced = true;
   }
 
   // ---- our own entry ----

@@ -6,9 +6,10 @@ import type { DatagramAddress, DatagramPort } from '../runtime/ports.ts';
 import { Random } from '../runtime/random.ts';
 import { VirtualClock } from '../runtime/virtual-clock.ts';
 import { MembershipAuth } from './auth/membership-auth.ts';
+import { ConvergedView } from './converged-view.ts';
 import { Membership } from './membership.ts';
 import type { MembershipOptions } from './options.ts';
-import type { Change, NodeRef } from './types.ts';
+import type { Change, Meta, NodeRef } from './types.ts';
 
 export const PORT = 7946;
 
@@ -127,6 +128,10 @@ export interface ClusterOptions {
   key?: Uint8Array;
   /** Wraps node i's port, e.g. to record what it sends. */
   wrap?: (i: number, port: DatagramPort) => DatagramPort;
+  /** Node i's metadata, set before it starts. */
+  meta?: (i: number) => Meta;
+  /** Start every speaker from the converged view of all nodes (with `meta`) instead of from scratch. */
+  converged?: boolean;
 }
 
 /** Where node `i`'s counters start in life `life`: later lives above earlier ones, as epoch µs would be. */
@@ -155,6 +160,9 @@ export class Cluster {
     this.nodes = nodeList(n);
     const random = new Random(seed);
     this.random = random;
+    const view = o.converged
+      ? new ConvergedView(this.nodes.map((n, i) => ({ name: n.name, meta: o.meta?.(i) ?? {} })))
+      : undefined;
     for (const [i, self] of this.nodes.entries()) {
       let port: DatagramPort = new OneWayPort(this.network.bind(self.address, PORT), this.blocked);
       if (o.wrap) port = o.wrap(i, port);
@@ -178,7 +186,9 @@ export class Cluster {
         nodes: this.nodes,
         options: o.options,
         ...(o.key && { auth: this.auth(i, clock) }),
+        ...(view && { converged: view }),
       });
+      if (o.meta) m.setMeta(o.meta(i));
       if (o.log !== false)
         m.onChange((c) => this.log.push({ ...c, at: this.clock.now(), observer: self.name }));
       this.members.push(m);

@@ -1,5 +1,6 @@
 import { L2Announcer, type AnnouncerEvent, type OwnedVip } from '../../l2/announcer/index.ts';
 import {
+  type ConvergedView,
   detectionKind,
   Membership,
   MembershipAuth,
@@ -31,6 +32,8 @@ export interface LivenessAgentDeps {
   nodes: readonly NodeRef[];
   meta: Meta;
   membership?: Partial<MembershipOptions>;
+  /** Start as a member of a running cluster (see ConvergedView): the emulator's whole-cluster start. */
+  converged?: ConvergedView;
   /** Authenticated membership (see MembershipAuth); absent, membership trusts the network. */
   auth?: { key: Uint8Array; counterStart: number; rotationMs: number };
   /**
@@ -76,6 +79,7 @@ export class LivenessAgent {
       nodes: deps.nodes,
       ...(deps.membership && { options: deps.membership }),
       ...(deps.auth && { auth: new MembershipAuth({ clock, ...deps.auth }) }),
+      ...(deps.converged && { converged: deps.converged }),
     });
     this.announcer = new L2Announcer(clock, deps.ports, { name: deps.self.name });
     this.timers = new NamedTimers(clock, `liveness ${deps.self.name}: `);

@@ -1,4 +1,4 @@
-import type { NodeRef } from '../../../core/membership/index.ts';
+import { ConvergedView, type NodeRef } from '../../../core/membership/index.ts';
 import { IpAddress, Prefix } from '../../../core/net/index.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 import type { Impairment, Topology, TopologyNode } from '../../model/topology.ts';
@@ -6,7 +6,7 @@ import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../run
 import { AddressSet, Network, type Host } from '../../sim/index.ts';
 import { ingressAddresses, labCluster, lblabNodes, serviceAddresses, type LabCluster } from '../cluster.ts';
 import { startEmulatedRouter, type EmulatedRouter } from './emulated-router.ts';
-import { startEmulatedSpeaker, type EmulatedSpeaker } from './emulated-speaker.ts';
+import { speakerMeta, startEmulatedSpeaker, type EmulatedSpeaker } from './emulated-speaker.ts';
 import { defaultGateways } from './gateways.ts';
 import { endpointNodes, isLocal, withEndpoints } from './endpoints.ts';
 import { routerPeers } from './router-peers.ts';
@@ -32,6 +32,13 @@ const carrierProbe = { ratePps: 100, seconds: 0.05 };
 export interface EmulatorOptions {
   /** See startEmulatedSpeaker: `main` runs membership on the speakers' main threads (default `own`). */
   livenessThread?: 'own' | 'main';
+  /**
+   * How the speakers the lab starts together begin: `converged` (default) as members of a cluster that
+   * has run for a while, every node alive in every view (core/membership/converged-view.ts); `cold`
+   * from nothing, all at once, so that each learns every other by gossip. Both reach the same views
+   * (converged-start.emulated.test.ts); `cold` costs N² datagrams and all of a big cluster's start.
+   */
+  start?: 'converged' | 'cold';
 }
 
 /**
@@ -96,6 +103,12 @@ export class EmulatedLab implements RunningLab {
     // 20 million entries. Local Services get a set per node, holding them only where they have endpoints.
     const services = cluster.snapshot.services;
     const addresses = new AddressSet(services.filter((s) => !isLocal(s)).flatMap(ingressAddresses));
+    const converged =
+      (emulator.start ?? 'converged') === 'converged'
+        ? new ConvergedView(
+            lblabNodes(topology).map((n) => ({ name: n.name, meta: speakerMeta(n.attachments) })),
+          )
+        : undefined;
     for (const node of lblabNodes(lab.topology)) {
       const host = lab.hosts.get(node.name)!;
       host.addLoopbackSet(addresses);
@@ -105,7 +118,7 @@ export class EmulatedLab implements RunningLab {
         host.addLoopbackSet(local);
       }
       host.echoServer(echoPort, node.name);
-      lab.startSpeaker(node.name, false);
+      lab.startSpeaker(node.name, false, converged);
     }
     lab.deliverLocalServices();
     topology.nodes.filter((n) => n.kind === 'router').forEach((node, i) => lab.startRouter(node, i));
@@ -344,7 +357,8 @@ export class EmulatedLab implements RunningLab {
     )?.name;
   }
 
-  private startSpeaker(name: string, restarting: boolean): void {
+  /** `converged`: only for the speakers started with the lab; any later start joins a running cluster. */
+  private startSpeaker(name: string, restarting: boolean, converged?: ConvergedView): void {
     const node = lblabNodes(this.topology).find((n) => n.name === name)!;
     const restart = this.restarts++;
     const verbose = this.refs.length <= 16;
@@ -361,6 +375,7 @@ export class EmulatedLab implements RunningLab {
         seed: (this.o.seed ^ Math.imul(restart + 1, 0x9e3779b1)) >>> 0,
         restarting,
         livenessThread: this.emulator.livenessThread ?? 'own',
+        ...(converged && { converged }),
         assign: this.election,
         filterFrames: !verbose,
         logOwnership: verbose ? 'every-service' : 'own-services',

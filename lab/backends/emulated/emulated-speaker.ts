@@ -3,7 +3,7 @@ import type { LbConfig } from '../../../core/config/model.ts';
 import type { ClusterSnapshot } from '../../../core/cluster/types.ts';
 import type { L2Announcer } from '../../../core/l2/announcer/index.ts';
 import type { l2AssignmentSteps } from '../../../core/l2/election/index.ts';
-import type { NodeRef } from '../../../core/membership/index.ts';
+import type { ConvergedView, Meta, NodeRef } from '../../../core/membership/index.ts';
 import { Prefix } from '../../../core/net/index.ts';
 import { Random } from '../../../core/runtime/random.ts';
 import { BgpSpeaker } from '../../../core/speaker/bgp-speaker.ts';
@@ -73,6 +73,8 @@ export function startEmulatedSpeaker(o: {
    * main thread, as it ran them before it had a liveness thread (to show what a busy main loop did then).
    */
   livenessThread: 'own' | 'main';
+  /** Membership starts from this view of the running cluster (the lab's whole-cluster start). */
+  converged?: ConvergedView;
 }): EmulatedSpeaker {
   const process = o.host.process(o.processName);
   const liveness = o.livenessThread === 'own' ? process.thread('liveness') : process;
@@ -86,12 +88,8 @@ export function startEmulatedSpeaker(o: {
     ports: o.attachments.map((a) => liveness.rawPort(a.interface, filter)),
     self: o.self,
     nodes: o.nodes,
-    meta: interfacesMeta(
-      o.attachments.map((a) => ({
-        name: a.interface,
-        prefixes: [Prefix.parse(a.ipv4), Prefix.parse(a.ipv6)],
-      })),
-    ),
+    meta: speakerMeta(o.attachments),
+    ...(o.converged && { converged: o.converged }),
     mainLoopTimeoutMs: MAIN_LOOP_TIMEOUT_MS,
     log: o.log,
   });
@@ -124,6 +122,13 @@ export function startEmulatedSpeaker(o: {
         bgp?.speaker.setCluster(snapshot);
       }),
   };
+}
+
+/** What the speaker on a node with these attachments publishes in membership: its interfaces' prefixes. */
+export function speakerMeta(attachments: readonly Attachment[]): Meta {
+  return interfacesMeta(
+    attachments.map((a) => ({ name: a.interface, prefixes: [Prefix.parse(a.ipv4), Prefix.parse(a.ipv6)] })),
+  );
 }
 
 /**
