@@ -7,8 +7,11 @@ const { names, ips, port } = workerData as { names: string[]; ips: string[]; por
 /** Addresses per message: small enough that the first ones are there before the first elections. */
 const BATCH = 100;
 
-for (let i = 0; i < ips.length; i += BATCH) {
-  const batch: RankedBatch[] = ips.slice(i, i + BATCH).map((ip) => ({ ip, leaders: leaders(names, ip) }));
+// From the last address back: the speakers' first elections rank from the first one on (a cluster
+// started converged elects at once), so the two threads meet in the middle instead of ranking alike.
+for (let end = ips.length; end > 0; end -= BATCH) {
+  const slice = ips.slice(Math.max(0, end - BATCH), end).reverse();
+  const batch: RankedBatch[] = slice.map((ip) => ({ ip, leaders: leaders(names, ip) }));
   port.postMessage(batch);
 }
 port.close();

@@ -4,7 +4,8 @@
  * nodes and 10,000 Services that is 20 million SHA-256 digests, a tenth of the run on the one thread the
  * emulation has, and the machine has a second core. The orders are a pure function of the node names and
  * the address, so results are the same whichever thread ranks an address first; what the helper has not
- * sent yet is ranked by the main thread when it is read, as without it.
+ * sent yet is ranked by the main thread when it is read, as without it. A cluster started converged
+ * elects at once, from the first address on, so the helper starts from the last one.
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { hashOrder, type Keyed } from '../../../core/l2/election/ranking.ts';
