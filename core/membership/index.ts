@@ -4,7 +4,7 @@ export { Membership, type MembershipConfig, type Refusal } from './membership.ts
 export { ConvergedView } from './converged-view.ts';
 export { MembershipAuth, type MembershipAuthOptions } from './auth/membership-auth.ts';
 export { type MembershipOptions, defaultOptions } from './options.ts';
-export type { Change, Counters, Member, Meta, NodeRef, State } from './types.ts';
+export type { Change, Counters, Member, MemberColumns, Meta, NodeRef, State } from './types.ts';
 export { MembershipConfigError, MembershipEncodeError, MembershipMetaError } from './errors.ts';
 export { detectionKind, type DetectionKind } from './reasons.ts';
 export { Ring } from './ring.ts';

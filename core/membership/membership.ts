@@ -15,7 +15,7 @@ import { ALIVE, DEAD, LEFT, STATE_NAMES, UNKNOWN } from './precedence.ts';
 import { reasons, updateReason } from './reasons.ts';
 import { Ring } from './ring.ts';
 import { MemberTable } from './table.ts';
-import type { Change, Counters, Member, Meta, NodeRef, State } from './types.ts';
+import type { Change, Counters, Member, MemberColumns, Meta, NodeRef, State } from './types.ts';
 import { type Message, type Update, decodeMessage, encodeMessage, headerByteLength } from './wire/index.ts';
 
 export interface MembershipConfig {
@@ -88,6 +88,8 @@ export class Membership {
     stalls: 0,
   };
   private table: MemberTable;
+  /** The list the table's ring was made of. */
+  private nodeList: readonly NodeRef[];
   private phase: Phase = 'new';
   private incarnation: number;
   private metaText = '';
@@ -118,7 +120,8 @@ export class Membership {
       : options;
     this.incarnation = this.options.incarnation;
     this.timers = new NamedTimers(this.clock, `membership ${config.self.name}: `);
-    const ring = Ring.of(withSelf(config.nodes, config.self));
+    this.nodeList = withSelf(config.nodes, config.self);
+    const ring = Ring.of(this.nodeList);
     this.table = new MemberTable(ring, ring.indexOf(config.self.name)!);
     this.writeSelf('join');
     if (config.converged) this.assume(config.converged);
@@ -172,9 +175,11 @@ export class Membership {
 
   /** The cluster's node list changed: new nodes start unknown, removed ones are forgotten. */
   setNodes(nodes: readonly NodeRef[]): void {
-    const ring = Ring.of(withSelf(nodes, this.self));
+    const list = withSelf(nodes, this.self);
+    const ring = Ring.of(list);
     const old = this.table;
     if (ring === old.ring) return;
+    this.nodeList = list;
     this.table = old.rebuild(ring, ring.indexOf(this.self.name)!);
     for (let i = 0; i < old.size; i++) {
       const name = old.ring.names[i]!;
@@ -270,6 +275,17 @@ export class Membership {
 
   members(): Member[] {
     return this.table.ring.names.map((_, i) => this.memberAt(i));
+  }
+
+  /** members() as columns (copies), for a mirror of the whole view. */
+  columns(): MemberColumns {
+    const t = this.table;
+    return {
+      nodes: this.nodeList,
+      state: t.state.slice(),
+      incarnation: t.incarnation.slice(),
+      meta: t.ring.names.map((_, i) => t.metaOf(i)),
+    };
   }
 
   /** Whether a peer has answered our start-up digest and we know every node (or a detection time passed):

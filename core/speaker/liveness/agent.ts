@@ -196,7 +196,7 @@ export class LivenessAgent {
   private postView(): void {
     this.deps.channel.post({
       op: 'view',
-      members: this.membership.members(),
+      members: this.membership.columns(),
       synced: this.membership.synced(),
     });
   }

@@ -7,6 +7,11 @@ import type { FromLiveness, LivenessStats, ToLiveness } from './messages.ts';
 
 const EMPTY: Meta = Object.freeze({});
 
+/** A structured clone of `{}` is a new object; one shared empty object keeps the elections' caches hot. */
+function shareEmpty(meta: Meta): Meta {
+  return Object.keys(meta).length === 0 ? EMPTY : meta;
+}
+
 /**
  * The main thread's side of the liveness thread (agent.ts): what the speaker's election needs from
  * membership (who is alive, their published interfaces, changes as they happen) and the way to tell the
@@ -18,8 +23,8 @@ const EMPTY: Meta = Object.freeze({});
  */
 export class LivenessClient {
   private ring = Ring.of([]);
-  private state = new Uint8Array(0);
-  private incarnation = new Uint32Array(0);
+  private state: Uint8Array = new Uint8Array(0);
+  private incarnation: Uint32Array = new Uint32Array(0);
   private meta: Meta[] = [];
   private isSynced = false;
   private isVouching = true;
@@ -159,15 +164,17 @@ export class LivenessClient {
 
   private onMessage(m: FromLiveness): void {
     switch (m.op) {
-      case 'view':
-        this.ring = Ring.of(m.members);
-        this.state = new Uint8Array(m.members.length);
-        this.incarnation = new Uint32Array(m.members.length);
-        this.meta = new Array<Meta>(m.members.length);
-        for (const x of m.members) this.set(this.ring.indexOf(x.name)!, x);
+      case 'view': {
+        // The columns are this message's own copies (a worker's port clones them anyway): kept as they are.
+        const { nodes, state, incarnation, meta } = m.members;
+        this.ring = Ring.of(nodes);
+        this.state = state;
+        this.incarnation = incarnation;
+        this.meta = meta.map(shareEmpty);
         this.aliveCache = undefined;
         if (m.synced) this.markSynced();
         return;
+      }
       case 'change': {
         const i = this.ring.indexOf(m.change.node);
         if (i !== undefined)
@@ -197,8 +204,7 @@ export class LivenessClient {
   private set(i: number, m: Pick<Member, 'state' | 'incarnation' | 'meta'>): void {
     this.state[i] = STATE_CODES[m.state];
     this.incarnation[i] = m.incarnation;
-    // A structured clone of `{}` is a new object; one shared empty object keeps the elections' caches hot.
-    this.meta[i] = Object.keys(m.meta).length === 0 ? EMPTY : m.meta;
+    this.meta[i] = shareEmpty(m.meta);
     this.aliveCache = undefined;
   }
 

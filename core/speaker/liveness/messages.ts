@@ -8,7 +8,7 @@ import type {
   Change,
   Counters,
   DetectionKind,
-  Member,
+  MemberColumns,
   Meta,
   NodeRef,
   State,
@@ -54,7 +54,7 @@ export interface LivenessStats {
 
 export type FromLiveness =
   /** The whole view, at start and whenever the node list changes. */
-  | { op: 'view'; members: Member[]; synced: boolean }
+  | { op: 'view'; members: MemberColumns; synced: boolean }
   /** One change of a member's state or metadata; `meta` is the member's metadata after it. */
   | { op: 'change'; change: Change; meta: Meta }
   | { op: 'synced' }
