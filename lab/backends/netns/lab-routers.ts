@@ -19,6 +19,7 @@ import type {
   StartOptions,
 } from '../../sut/router.ts';
 import type { DetachedProgram } from './lab-programs.ts';
+import { notPeered } from './router-peering.ts';
 import type { Netns } from './namespace.ts';
 import type { LabRouterSpec, RealRouterImpl } from './router-specs.ts';
 
@@ -40,6 +41,8 @@ export interface RouterManifest {
 
 export class LabRouters {
   private readonly routers = new Map<string, BgpRouter>();
+  /** Each router's neighbours with BFD configured. */
+  private readonly bfdNeighbours = new Map<string, string[]>();
 
   constructor(
     private readonly host: (name: string) => Netns,
@@ -62,6 +65,10 @@ export class LabRouters {
         { detached: o.detached ?? false },
       );
       this.routers.set(r.node, router);
+      this.bfdNeighbours.set(
+        r.node,
+        r.spec.neighbors.filter((n) => n.bfd !== undefined).map((n) => n.address),
+      );
       o.timeline({
         source: r.node,
         kind: 'lab',
@@ -75,19 +82,15 @@ export class LabRouters {
   }
 
   /**
-   * Waits until every router's BGP sessions are established and its BFD sessions up, at most `withinMs`;
-   * says on the timeline what is still down then. A scenario that crashes a node right after the routes
-   * appeared would otherwise meet a BFD session still coming up and measure the hold timer instead.
+   * Waits until every router's BGP sessions are established and, for each neighbour with BFD, a BFD
+   * session is up (notPeered), at most `withinMs`; says on the timeline what is still down then. A
+   * scenario that crashes a node right after the routes appeared would otherwise meet a BFD session
+   * still coming up and measure the hold timer instead.
    */
   async waitPeered(withinMs: number, o: Pick<UpOptions, 'timeline'>): Promise<void> {
     const deadline = performance.now() + withinMs;
     for (;;) {
-      const down = (await this.manifest()).flatMap((r) => [
-        ...r.sessions
-          .filter((n) => n.state !== 'established')
-          .map((n) => `${r.name}: BGP ${n.address} ${n.state}`),
-        ...r.bfd.filter((b) => b.state !== 'up').map((b) => `${r.name}: BFD ${b.peer} ${b.state}`),
-      ]);
+      const down = (await this.manifest()).flatMap((r) => notPeered(r, this.bfdNeighbours.get(r.name) ?? []));
       if (down.length === 0) return;
       if (performance.now() > deadline) {
         o.timeline({
