@@ -181,7 +181,37 @@ describe.skipIf(mode === 'skip')('lblab pcap decode on captures of real traffic'
     ).toBe(true);
   });
 
-  it.each(Object.keys(captures) as CaptureName[])('follows the BGP session in %s', (name) => {
+  /** The TCP directions ("src:port → dst:port") of the frames in `name` that tshark's filter selects. */
+  async function tsharkDirections(name: CaptureName, filter: string): Promise<Set<string>> {
+    const out = await sh([
+      'tshark',
+      '-r',
+      join(dir, name),
+      '-Y',
+      filter,
+      '-T',
+      'fields',
+      '-e',
+      'ip.src',
+      '-e',
+      'tcp.srcport',
+      '-e',
+      'ip.dst',
+      '-e',
+      'tcp.dstport',
+    ]);
+    return new Set(
+      out
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => {
+          const [src, sport, dst, dport] = line.split('\t');
+          return `${src}:${sport} → ${dst}:${dport}`;
+        }),
+    );
+  }
+
+  it.each(Object.keys(captures) as CaptureName[])('follows the BGP session in %s', async (name) => {
     const bgp = decoded.get(name)!.events.filter((e) => e.protocol === 'bgp');
     const opens = bgp.flatMap((e) =>
       e.details.kind === 'bgp-message' && e.details.message.type === 'open'
@@ -204,8 +234,17 @@ describe.skipIf(mode === 'skip')('lblab pcap decode on captures of real traffic'
     expect(opens[0]!.summary).toMatch(
       /^BGP OPEN 198\.18\.0\.1[01]:\d+ → 198\.18\.0\.1[01]:\d+ as 6451[23] id 198\.18\.0\.1[01] hold 9s caps .*4-octet-as/,
     );
+    // A capture tool may miss a packet: tcpdump on "any" missed r1's first KEEPALIVE in about one run of
+    // 20 here, and tshark reads the file the same way ("previous segment not captured"). So the decoder
+    // reports a gap in exactly the streams where tshark finds a lost segment, and decodes the UPDATE
+    // whenever tshark sees it in the file.
+    const lost = await tsharkDirections(name, 'tcp.analysis.lost_segment');
+    const gaps = bgp.filter((e) => e.details.kind === 'bgp-stream-gap').map((e) => `${e.src} → ${e.dst}`);
+    expect(new Set(gaps)).toEqual(lost);
+    expect(bgp.filter((e) => e.details.kind === 'malformed')).toEqual([]);
+    const updates = await tsharkDirections(name, `bgp.type == 2 && ip.src == ${N1.v4}`);
     const update = bgp.find((e) => e.summary.includes(`announce ${VIP}`));
-    // Missed once in a loaded CI run (tcpdump-any.pcap) and never alone: say what the capture held.
+    if (updates.size === 0) return void expect(update).toBeUndefined();
     const held = `BGP in ${name}:\n${bgp.map((e) => e.summary).join('\n')}`;
     expect(update?.summary, held).toMatch(
       new RegExp(
@@ -213,21 +252,27 @@ describe.skipIf(mode === 'skip')('lblab pcap decode on captures of real traffic'
       ),
     );
     expect(update?.details).toMatchObject({ fourOctetAs: true, fourOctetAsKnown: true });
-    expect(bgp.filter((e) => e.details.kind === 'malformed' || e.details.kind === 'bgp-stream-gap')).toEqual(
-      [],
-    );
   });
 
   it.each(Object.keys(captures) as CaptureName[])('sees BFD come up in %s', (name) => {
     const bfd = decoded.get(name)!.events.filter((e) => e.protocol === 'bfd');
     expect(bfd.filter((e) => e.details.kind === 'malformed')).toEqual([]);
-    const states = (ip: string) =>
-      bfd.flatMap((e) =>
-        e.details.kind === 'bfd' && e.src.startsWith(`${ip}:`) ? [e.details.packet.state] : [],
-      );
-    // RFC 5880 §6.2: each side starts Down and reaches Up (through Init on at least one side).
-    for (const ip of [R1.v4, N1.v4]) {
-      expect(states(ip)[0]).toBe('Down');
+    const sent = bfd.flatMap((e) =>
+      e.details.kind === 'bfd' ? [{ from: e.src.split(':')[0]!, state: e.details.packet.state }] : [],
+    );
+    const states = (ip: string) => sent.filter((p) => p.from === ip).map((p) => p.state);
+    // RFC 5880 §6.2 and §6.8.6: a session starts Down, so the first packet on the wire is Down. A side that
+    // hears its peer's Down before it first sends goes to Init, so its first packet may be Init (BIRD did
+    // that once in a loaded CI run), but only after a Down from the other side. Both reach Up.
+    expect(sent[0]?.state).toBe('Down');
+    for (const [ip, peer] of [
+      [R1.v4, N1.v4],
+      [N1.v4, R1.v4],
+    ] as const) {
+      const first = sent.findIndex((p) => p.from === ip);
+      expect(['Down', 'Init']).toContain(sent[first]?.state);
+      if (sent[first]?.state === 'Init')
+        expect(sent.slice(0, first)).toContainEqual({ from: peer, state: 'Down' });
       expect(states(ip).at(-1)).toBe('Up');
     }
     const up = bfd.find(
