@@ -2,6 +2,7 @@
 // per-node cost that does not grow with the cluster. See DESIGN.md beside this file.
 export { Membership, type MembershipConfig, type Refusal } from './membership.ts';
 export { ConvergedView } from './converged-view.ts';
+export { EMPTY_META, isEmptyMeta } from './meta-text.ts';
 export { MembershipAuth, type MembershipAuthOptions } from './auth/membership-auth.ts';
 export { type MembershipOptions, defaultOptions } from './options.ts';
 export type { Change, Counters, Member, MemberColumns, Meta, NodeRef, State } from './types.ts';

@@ -4,6 +4,18 @@ import type { Meta } from './types.ts';
 import { MAX_META_BYTES } from './wire/index.ts';
 
 /**
+ * The metadata of an entry without any: one frozen object for every such entry, so that the elections'
+ * caches keyed by metadata objects stay hot.
+ */
+export const EMPTY_META: Meta = Object.freeze({});
+
+/** Whether `meta` has no keys, without making a list of them. */
+export function isEmptyMeta(meta: Meta): boolean {
+  for (const _ in meta) return false;
+  return true;
+}
+
+/**
  * Metadata as it travels in alive claims: JSON text of an object, at most MAX_META_BYTES, and '' for
  * `{}` (which is what an entry without metadata holds). Throws MembershipMetaError for anything else.
  */

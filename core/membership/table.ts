@@ -1,5 +1,6 @@
 import { mix32 } from './hash.ts';
 import { IndexSet } from './index-set.ts';
+import { EMPTY_META } from './meta-text.ts';
 import { ALIVE, DEAD, LEFT, type StateCode, UNKNOWN, supersedes } from './precedence.ts';
 import { BUCKETS, type Ring } from './ring.ts';
 import { sharedMeta } from './shared-meta.ts';
@@ -13,7 +14,6 @@ export interface DeathNote {
 }
 
 const CAUSES: readonly AliveCause[] = ['join', 'refute', 'meta', 'resume'];
-const EMPTY: Meta = Object.freeze({});
 
 /**
  * One speaker's view of every node, in columns indexed by ring position: typed arrays rather than an
@@ -159,7 +159,7 @@ export class MemberTable {
   /** Metadata of node `i`, parsed once per process. */
   metaOf(i: number): Meta {
     const text = this.meta[i]!;
-    return text === '' ? EMPTY : sharedMeta(text).meta;
+    return text === '' ? EMPTY_META : sharedMeta(text).meta;
   }
 
   /** The same view over another ring (the node list changed): entries carried over by name. */

@@ -1,11 +1,17 @@
 import type { OwnedVip } from '../../l2/announcer/index.ts';
-import { Ring, type Change, type Member, type Meta, type NodeRef } from '../../membership/index.ts';
+import {
+  EMPTY_META,
+  isEmptyMeta,
+  Ring,
+  type Change,
+  type Member,
+  type Meta,
+  type NodeRef,
+} from '../../membership/index.ts';
 import { ALIVE, STATE_CODES, STATE_NAMES } from '../../membership/precedence.ts';
 import type { Channel } from '../../runtime/channel.ts';
 import { NamedTimers, type Clock } from '../../runtime/clock.ts';
 import type { FromLiveness, LivenessStats, ToLiveness } from './messages.ts';
-
-const EMPTY: Meta = Object.freeze({});
 
 /** Recent alive sets by ring and state column: speakers holding the same view share one set. */
 const aliveSets = new WeakMap<Ring, Map<string, ReadonlySet<string>>>();
@@ -34,7 +40,7 @@ function aliveSet(ring: Ring, state: Uint8Array): ReadonlySet<string> {
 
 /** A structured clone of `{}` is a new object; one shared empty object keeps the elections' caches hot. */
 function shareEmpty(meta: Meta): Meta {
-  return Object.keys(meta).length === 0 ? EMPTY : meta;
+  return isEmptyMeta(meta) ? EMPTY_META : meta;
 }
 
 /**
