@@ -103,13 +103,12 @@ export class EmulatedLab implements RunningLab {
     // 20 million entries. Local Services get a set per node, holding them only where they have endpoints.
     const services = cluster.snapshot.services;
     const addresses = new AddressSet(services.filter((s) => !isLocal(s)).flatMap(ingressAddresses));
+    const nodes = lblabNodes(topology);
     const converged =
       (emulator.start ?? 'converged') === 'converged'
-        ? new ConvergedView(
-            lblabNodes(topology).map((n) => ({ name: n.name, meta: speakerMeta(n.attachments) })),
-          )
+        ? new ConvergedView(nodes.map((n) => ({ name: n.name, meta: speakerMeta(n.attachments) })))
         : undefined;
-    for (const node of lblabNodes(lab.topology)) {
+    for (const node of nodes) {
       const host = lab.hosts.get(node.name)!;
       host.addLoopbackSet(addresses);
       if (services.some(isLocal)) {
