@@ -48,9 +48,9 @@ export function unsilenceRuleset(): string {
 export interface Silenced {
   readonly ns: Netns;
   readonly pids: readonly number[];
-  /** performance.now() just before the first SIGSTOP: the moment the node fell silent. */
+  /** performance.now() just before the filter was set: the node fell silent by `at + filterMs`. */
   readonly at: number;
-  /** How long the filter took to be in place after the freeze. */
+  /** How long the filter took to be in place; the processes were frozen right after. */
   readonly filterMs: number;
 }
 
@@ -82,19 +82,26 @@ function signalAll(pids: readonly number[], sig: 'SIGSTOP' | 'SIGCONT'): void {
   }
 }
 
-/** Freezes `pids` (all of them in `ns`) and drops all traffic of `ns`; undo with unsilence(). */
+/**
+ * Drops all traffic of `ns`, then freezes `pids` (all of them in `ns`); undo with unsilence(). The filter
+ * goes first because setting it spawns nft, which can be slow: on a loaded CI machine a node frozen
+ * first still answered its client about 190 ms later, by when the other speakers had found it dead and
+ * taken its address over, so the client saw no fault at all. This way its clients and peers lose the
+ * node at the same moment; its processes run cut off from the wire until the freeze.
+ */
 export async function silence(ns: Netns, pids: readonly number[]): Promise<Silenced> {
   await checkPids(ns, pids);
   const at = performance.now();
-  signalAll(pids, 'SIGSTOP');
+  await withTempFile('silence.nft', silenceRuleset(), (file) => ns.exec(['nft', '-f', file]));
+  const filterMs = performance.now() - at;
+  const s: Silenced = { ns, pids: [...pids], at, filterMs };
+  active.add(s);
   try {
-    await withTempFile('silence.nft', silenceRuleset(), (file) => ns.exec(['nft', '-f', file]));
+    signalAll(pids, 'SIGSTOP');
   } catch (err) {
-    signalAll(pids, 'SIGCONT');
+    await unsilence(s);
     throw err;
   }
-  const s: Silenced = { ns, pids: [...pids], at, filterMs: performance.now() - at };
-  active.add(s);
   return s;
 }
 

@@ -12,11 +12,11 @@ import { lossSince, watchFibRoute } from './fib-watch.ts';
 import { silence, unsilence } from './silence.ts';
 
 export interface DetectionSample {
-  /** From the freeze to the first FIB poll that found the route gone: an upper bound. */
+  /** From just before the node fell silent (silence.ts) to the first FIB poll without the route: an upper bound. */
   ms: number;
   /** The loss happened at most this long before `ms` (the last poll that still saw the route). */
   resolutionMs: number;
-  /** How long the drop-all filter took to be in place after the freeze. */
+  /** How long the drop-all filter took to be in place (the freeze follows it at once). */
   filterMs: number;
   /** r1's BFD diagnostic for the session while the node was silent (why r1 took it down). */
   diagnostic?: BfdDiagnostic;
@@ -119,7 +119,7 @@ async function oneRun(lab: DetectionLab, node: DetectionNode, o: Required<Detect
 }
 
 /**
- * `runs` silent deaths of `nodeName`, each timed from the freeze to the loss of its route in r1's FIB.
+ * `runs` silent deaths of `nodeName`, each timed from the silence to the loss of its route in r1's FIB.
  * The node is woken (and the filter removed) after each run, also when a run fails; after the last run
  * it may still be coming back (waitNodeReady waits for that).
  */
