@@ -1,4 +1,5 @@
 import { compareText } from '../../sort/compare-text.ts';
+import { BATCH, digestIndex, sha256x4, writeBlock } from './sha256-x4.ts';
 import { sha256Words } from './short-sha256.ts';
 
 /**
@@ -178,15 +179,46 @@ function rankInto(
   tail: string,
   scratch: Int32Array,
 ): void {
-  for (let i = from; i < nodes.length; i++) {
-    const node = nodes[i]!;
+  eachDigest(nodes, from, tail, scratch, (node) => {
     const last = top.length === TOP ? top[TOP - 1]! : undefined;
-    sha256Words(node, tail, scratch);
     if (last !== undefined && (compareDigests(scratch, last.words) || compareText(node, last.node)) > 0)
-      continue;
+      return;
     const k: Keyed = { node, words: scratch.slice() };
     top.splice(insertionPoint(top, k), 0, k);
     if (top.length > TOP) top.pop();
+  });
+}
+
+/**
+ * Calls `each` with every node of `nodes[from..]` in order, its digest for `tail` in `scratch`: four at
+ * a time in SIMD lanes (sha256-x4.ts) where the messages allow, else one by one.
+ */
+function eachDigest(
+  nodes: readonly string[],
+  from: number,
+  tail: string,
+  scratch: Int32Array,
+  each: (node: string) => void,
+): void {
+  const x4 = sha256x4();
+  for (let start = from; start < nodes.length; start += BATCH) {
+    const end = Math.min(nodes.length, start + BATCH);
+    let batched = x4 !== undefined;
+    for (let i = start; batched && i < end; i++) batched = writeBlock(x4!.blocks, i - start, nodes[i]!, tail);
+    if (!batched) {
+      for (let i = start; i < end; i++) {
+        sha256Words(nodes[i]!, tail, scratch);
+        each(nodes[i]!);
+      }
+      continue;
+    }
+    x4!.hash(end - start);
+    const digests = x4!.digests;
+    for (let i = start; i < end; i++) {
+      const at = digestIndex(i - start, 0);
+      for (let w = 0; w < 8; w++) scratch[w] = digests[at + 4 * w]!;
+      each(nodes[i]!);
+    }
   }
 }
 
