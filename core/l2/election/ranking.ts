@@ -146,10 +146,11 @@ class HashOrderCache {
 
   private catchUpFull(entry: Entry, tail: string): readonly string[] {
     if (entry.full === undefined) {
-      entry.full = this.known
-        .map((n) => keyed(n, tail))
-        .sort(compareKeyed)
-        .map((k) => k.node);
+      const all: Keyed[] = [];
+      eachDigest(this.known, 0, tail, this.scratch, (node) =>
+        all.push({ node, words: this.scratch.slice() }),
+      );
+      entry.full = all.sort(compareKeyed).map((k) => k.node);
       entry.fullCovers = this.known.length;
     }
     const names = entry.full;
