@@ -16,14 +16,22 @@ export class AddressSet {
 
   /** An address as text, or parsed already (a caller adding one address to thousands of sets). */
   add(ip: string | IpAddress): void {
-    const key = ipKeyOf(typeof ip === 'string' ? IpAddress.parse(ip) : ip);
+    this.addKey(ipKeyOf(typeof ip === 'string' ? IpAddress.parse(ip) : ip));
+  }
+
+  delete(ip: string | IpAddress): boolean {
+    return this.deleteKey(ipKeyOf(typeof ip === 'string' ? IpAddress.parse(ip) : ip));
+  }
+
+  /** @internal add() by key (ipKeyOf), for a caller that puts the same addresses in thousands of sets. */
+  addKey(key: IpKey): void {
     if (this.members.has(key)) return;
     this.members.add(key);
     for (const w of this.watchers) w(key, true);
   }
 
-  delete(ip: string | IpAddress): boolean {
-    const key = ipKeyOf(typeof ip === 'string' ? IpAddress.parse(ip) : ip);
+  /** @internal delete() by key. */
+  deleteKey(key: IpKey): boolean {
     if (!this.members.delete(key)) return false;
     for (const w of this.watchers) w(key, false);
     return true;

@@ -8,6 +8,7 @@ export { Partition } from './partitions.ts';
 export { Host } from './host.ts';
 export { NetInterface, type AttachOptions, type IfAddress } from './interface.ts';
 export { AddressSet } from './address-set.ts';
+export { ipKeyOf, type IpKey } from './addresses.ts';
 export { LINUX_NEIGHBOUR_DEFAULTS, type NeighbourParams } from './neighbour-params.ts';
 export type { NeighbourState, NeighbourView } from './neighbour-state.ts';
 export { SimProcess, type ProcessState } from './process.ts';

@@ -3,7 +3,7 @@ import { IpAddress, Prefix } from '../../../core/net/index.ts';
 import type { ProbeSummary } from '../../probes/outage.ts';
 import type { Impairment, Topology, TopologyNode } from '../../model/topology.ts';
 import type { NodeControl, ProbeOptions, RunningLab, UpOptions } from '../../runner/backend.ts';
-import { AddressSet, Network, type Host } from '../../sim/index.ts';
+import { AddressSet, ipKeyOf, Network, type Host } from '../../sim/index.ts';
 import { ingressAddresses, labCluster, lblabNodes, serviceAddresses, type LabCluster } from '../cluster.ts';
 import { startEmulatedRouter, type EmulatedRouter } from './emulated-router.ts';
 import { speakerMeta, startEmulatedSpeaker, type EmulatedSpeaker } from './emulated-speaker.ts';
@@ -312,16 +312,16 @@ export class EmulatedLab implements RunningLab {
   /** Local Services' addresses on the loopback of exactly the nodes with one of their endpoints. */
   private deliverLocalServices(): void {
     if (this.localAddresses.size === 0) return;
-    // Each Service's endpoints and addresses worked out once, not once per node: 2000 nodes.
+    // Each Service's endpoints and address keys worked out once, not once per node: 2000 nodes.
     const local = this.cluster.snapshot.services.filter(isLocal).map((svc) => ({
       nodes: new Set(endpointNodes(this.cluster.snapshot, svc)),
-      ips: ingressAddresses(svc).map((ip) => IpAddress.parse(ip)),
+      keys: ingressAddresses(svc).map((ip) => ipKeyOf(IpAddress.parse(ip))),
     }));
     for (const [node, set] of this.localAddresses) {
-      for (const { nodes, ips } of local) {
-        for (const ip of ips) {
-          if (nodes.has(node)) set.add(ip);
-          else set.delete(ip);
+      for (const { nodes, keys } of local) {
+        for (const key of keys) {
+          if (nodes.has(node)) set.addKey(key);
+          else set.deleteKey(key);
         }
       }
     }
