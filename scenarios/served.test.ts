@@ -13,6 +13,7 @@ const summary = (gaps: [number, string, string][], servers: [string, number][]):
     serverAfter,
     lastSeqBefore: 0,
     firstSeqAfter: 0,
+    sentApartMs: gapMs,
   })),
   servers: servers.map(([server, replies]) => ({ server, replies })),
   runs: [],

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeEcho, encodeEcho, encodeProbe } from './echo-protocol.ts';
 import { summarise } from './outage.ts';
 
+/** A reply to probe `seq`, sent every 5 ms, that arrived at `at`. */
 const reply = (seq: number, at: number, server: string) => ({
-  echo: { seq, sentAtMs: 0, server },
+  echo: { seq, sentAtMs: seq * 5, server },
   receivedAtMs: at,
 });
 
@@ -38,7 +39,14 @@ describe('summarise', () => {
     const s = summarise(62, replies, 25, 5);
     expect(s).toMatchObject({ sent: 62, received: 5, lost: 57, outageMs: 300 });
     expect(s.gaps).toEqual([
-      { gapMs: 300, lastSeqBefore: 2, firstSeqAfter: 60, serverBefore: 'n1', serverAfter: 'n2' },
+      {
+        gapMs: 300,
+        lastSeqBefore: 2,
+        firstSeqAfter: 60,
+        sentApartMs: 290,
+        serverBefore: 'n1',
+        serverAfter: 'n2',
+      },
     ]);
     expect(s.servers).toEqual([
       { server: 'n1', replies: 3 },
@@ -48,6 +56,28 @@ describe('summarise', () => {
       { server: 'n1', firstSeq: 0, lastSeq: 2 },
       { server: 'n2', firstSeq: 60, lastSeq: 61 },
     ]);
+  });
+
+  it('tells replies held up on the way from a client that sent nothing, by when the bounding probes left', () => {
+    // Nothing is lost either way. Held up: probes 3.. left on time, 5 ms apart, their replies came late.
+    const heldUp = summarise(
+      6,
+      [0, 1, 2, 3, 4, 5].map((seq) => reply(seq, seq < 3 ? seq * 5 : 100 + seq, 'n1')),
+      25,
+      5,
+    );
+    expect(heldUp.gaps).toMatchObject([{ gapMs: 93, lastSeqBefore: 2, firstSeqAfter: 3, sentApartMs: 5 }]);
+    // The client stalled: probe 3 left 95 ms after probe 2, and its reply came as soon as ever.
+    const stalled = summarise(
+      4,
+      [0, 1, 2, 3].map((seq) => ({
+        echo: { seq, sentAtMs: seq < 3 ? seq * 5 : 105, server: 'n1' },
+        receivedAtMs: seq < 3 ? seq * 5 + 1 : 106,
+      })),
+      25,
+      5,
+    );
+    expect(stalled.gaps).toMatchObject([{ gapMs: 95, sentApartMs: 95 }]);
   });
 
   it('splits served-by runs at a lost probe and at a change of server, whatever order replies came in', () => {

@@ -22,6 +22,12 @@ export interface Gap {
   gapMs: number;
   lastSeqBefore: number;
   firstSeqAfter: number;
+  /**
+   * How far apart the client sent the two probes whose replies bound the gap: about one interval when
+   * the replies were held up on the way (path, server), about the gap when the client itself sent
+   * nothing meanwhile (its own process stalled) or its probes were lost.
+   */
+  sentApartMs: number;
   serverBefore: string;
   serverAfter: string;
 }
@@ -84,6 +90,7 @@ export function summarise(
         gapMs,
         lastSeqBefore: a.echo.seq,
         firstSeqAfter: b.echo.seq,
+        sentApartMs: b.echo.sentAtMs - a.echo.sentAtMs,
         serverBefore: a.echo.server,
         serverAfter: b.echo.server,
       });

@@ -76,7 +76,16 @@ describe('scenario DSL', () => {
       received: 3700,
       lost: 300,
       outageMs: 301,
-      gaps: [{ gapMs: 301, lastSeqBefore: 1000, firstSeqAfter: 1300, serverBefore: 'n1', serverAfter: 'n2' }],
+      gaps: [
+        {
+          gapMs: 301,
+          lastSeqBefore: 1000,
+          firstSeqAfter: 1300,
+          sentApartMs: 300,
+          serverBefore: 'n1',
+          serverAfter: 'n2',
+        },
+      ],
       servers: [],
       runs: [],
     };
@@ -105,6 +114,7 @@ describe('scenario DSL', () => {
       gapMs: 150.5,
       lastSeqBefore: 99,
       firstSeqAfter: 130,
+      sentApartMs: 155,
       serverBefore: 'n1',
       serverAfter: 'n2',
     };

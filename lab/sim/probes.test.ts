@@ -35,7 +35,14 @@ describe('probes', () => {
     // Probes 31..80 (sent at 310..800 ms) are lost; the replies at 300 and 810 ms bound the gap.
     expect(summary).toMatchObject({ sent: 100, received: 50, lost: 50, outageMs: 510 });
     expect(summary.gaps).toEqual([
-      { gapMs: 510, lastSeqBefore: 30, firstSeqAfter: 81, serverBefore: 'h2', serverAfter: 'h2' },
+      {
+        gapMs: 510,
+        lastSeqBefore: 30,
+        firstSeqAfter: 81,
+        sentApartMs: 510,
+        serverBefore: 'h2',
+        serverAfter: 'h2',
+      },
     ]);
     // The lost probes split the served-by runs exactly where the link was down.
     expect(summary.runs).toEqual([

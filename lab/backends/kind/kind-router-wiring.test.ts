@@ -113,6 +113,7 @@ describe('withLabNames', () => {
           gapMs: 500,
           lastSeqBefore: 1,
           firstSeqAfter: 2,
+          sentApartMs: 500,
           serverBefore: 'lblab-abc-worker',
           serverAfter: 'lblab-abc-worker3',
         },
