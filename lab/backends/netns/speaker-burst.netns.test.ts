@@ -6,15 +6,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCpuHog, stopAllCpuHogs } from './cpu-hog.ts';
+import { mostStolenMs, readSteal } from './cpu-steal.ts';
 import { expectedOwner, L2Lab, nodeNames, vip4 } from './l2-lab.test-support.ts';
 import { loopStall, speakerLine, trackOwnership, type LoggedStall } from './speaker-log.ts';
 import { requireNetns } from './test-support.ts';
+import type { Gap } from '../../probes/outage.ts';
 
 const mode = await requireNetns(['taskset']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Run {
   gapMs: number;
+  /** The client's gaps above 50 ms, to tell replies held up on the way from a client that sent nothing. */
+  gaps: Gap[];
+  /** The most CPU time the hypervisor took from one of the machine's vCPUs while the client probed. */
+  stolenMs: number;
   lost: number;
   deaths: string[];
   conflicts: string[];
@@ -31,6 +37,16 @@ interface Run {
  * machine took.
  */
 const ownMs = (s: LoggedStall) => Math.max(0, s.ms - s.waitedMs);
+
+/**
+ * The longest gap a run may show. At 100 probes/s a reply is due every 10 ms: a gap above 50 ms is four
+ * late replies in a row, which no scheduling inside the machine explains (the instruments run at nice
+ * -10: L2Lab; here, with two more spinners on the host beside the lab's, gaps stayed at 16-27 ms). What
+ * it does not cover is the hypervisor not running a vCPU at all, the likeliest reading of the 104 ms gap
+ * the project's CI once saw with no death, move or CONFLICT. So the time stolen from a vCPU while the
+ * client probed is added, and only that: it is near 0 here (a tick in 9 s of both cores busy).
+ */
+const gapBarMs = (r: Run) => 50 + r.stolenMs;
 
 const isBurstAddress = (ip: string) => /^198\.18\.(1[2-8]\d|19[01])\./.test(ip);
 
@@ -80,6 +96,7 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
   async function burst(count: number, o: { loaded: boolean }): Promise<Run> {
     const owner = expectedOwner(nodeNames, vip4);
     const marks = new Map([...l2.speakers].map(([n, s]) => [n, s.log.length]));
+    const steal = readSteal();
     const probing = l2.probe(vip4, 100, 9);
     await sleep(500);
     const node = l2.nodes.get('n1')!;
@@ -91,6 +108,7 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
     await sleep(2000);
     await l2.writeCluster(count);
     const summary = await probing;
+    const stolenMs = mostStolenMs(steal, readSteal());
     await stopAllCpuHogs();
     await digested(count);
     const digestedMs = performance.now() - t0;
@@ -99,6 +117,8 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
     await digested(0);
     return {
       gapMs: summary.outageMs,
+      gaps: summary.gaps,
+      stolenMs,
       lost: summary.lost,
       deaths: lines.filter((l) => / membership: .* → dead /.test(l)),
       conflicts: lines.filter((l) => / CONFLICT: /.test(l)),
@@ -111,11 +131,18 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
   const summary = (label: string, runs: readonly Run[]) => {
     const stalls = runs.flatMap((r) => r.stalls);
     console.log(
-      `burst ${label}: client gaps ${runs.map((r) => Math.round(r.gapMs)).join(', ')} ms, lost ${runs.map((r) => r.lost).join(', ')}; ` +
+      `burst ${label}: client gaps ${runs.map((r) => Math.round(r.gapMs)).join(', ')} ms ` +
+        `(vCPU time stolen meanwhile ${runs.map((r) => r.stolenMs).join(', ')} ms), lost ${runs.map((r) => r.lost).join(', ')}; ` +
         `main-loop stalls ≥100 ms: ${stalls.length} (${stalls.map((s) => `${s.ms} ms, waited ${s.waitedMs} ms for a CPU`).join('; ') || 'none'}); ` +
         `deaths ${runs.map((r) => r.deaths.length).join(', ')}, conflicts ${runs.map((r) => r.conflicts.length).join(', ')}, moves ${runs.map((r) => r.webMoves.length).join(', ')}; ` +
         `digested in ${runs.map((r) => (r.digestedMs / 1000).toFixed(1)).join(', ')} s`,
     );
+    for (const [i, r] of runs.entries())
+      for (const g of r.gaps)
+        console.log(
+          `burst ${label}, run ${i + 1}: gap ${Math.round(g.gapMs)} ms after probe ${g.lastSeqBefore} ` +
+            `(probes ${g.lastSeqBefore} and ${g.firstSeqAfter} sent ${Math.round(g.sentApartMs)} ms apart; ${g.serverBefore} then ${g.serverAfter})`,
+        );
     return stalls;
   };
 
@@ -128,9 +155,7 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
         expect(r.deaths).toEqual([]);
         expect(r.conflicts).toEqual([]);
         expect(r.webMoves).toEqual([]);
-        // At 100 probes/s a reply is due every 10 ms: a gap above 50 ms is four late replies in a row,
-        // which no scheduling of the instruments explains (they run at nice -10: L2Lab).
-        expect(r.gapMs).toBeLessThanOrEqual(50);
+        expect(r.gapMs).toBeLessThanOrEqual(gapBarMs(r));
         expect(r.lost).toBe(0);
       }
       // With both cores taken the main loop may run late, but nowhere near the liveness bound (2 s).
@@ -155,7 +180,7 @@ describe.skipIf(mode === 'skip')('speakers under a burst of Services with both c
       expect(r.conflicts).toEqual([]);
       expect(r.webMoves).toEqual([]);
       expect(r.lost).toBe(0);
-      expect(r.gapMs).toBeLessThanOrEqual(50);
+      expect(r.gapMs).toBeLessThanOrEqual(gapBarMs(r));
     }
   }, 300_000);
 });
