@@ -11,6 +11,7 @@ import { defaultGateways } from './gateways.ts';
 import { endpointNodes, isLocal, withEndpoints } from './endpoints.ts';
 import { routerPeers } from './router-peers.ts';
 import { prewarmElection } from './election-prewarm.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { sharedElection } from './shared-election.ts';
 
 /** How long a scenario may wait on one thing, in virtual time, before the run is declared stuck. */
@@ -77,6 +78,7 @@ export class EmulatedLab implements RunningLab {
     o: UpOptions,
     emulator: EmulatorOptions = {},
   ): Promise<EmulatedLab> {
+    boundHeapGrowth();
     const cluster = await labCluster(topology);
     const net = new Network({ seed: o.seed });
     const lab = new EmulatedLab(topology, net, cluster, o, emulator);
