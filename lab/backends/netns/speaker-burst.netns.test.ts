@@ -44,7 +44,7 @@ const ownMs = (s: LoggedStall) => Math.max(0, s.ms - s.waitedMs);
  * -10: L2Lab; here, with two more spinners on the host beside the lab's, gaps stayed at 16-27 ms). What
  * it does not cover is the hypervisor not running a vCPU at all, the likeliest reading of the 104 ms gap
  * the project's CI once saw with no death, move or CONFLICT. So the time stolen from a vCPU while the
- * client probed is added, and only that: it is near 0 here (a tick in 9 s of both cores busy).
+ * client probed is added, and only that: 0-30 ms a run here, in 10 ms ticks.
  */
 const gapBarMs = (r: Run) => 50 + r.stolenMs;
 
